@@ -1,0 +1,218 @@
+package iobench
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/iobench/iobench/convert"
+)
+
+// SourceKind says where the bytes written come from.
+type SourceKind string
+
+// Sources of the data written.
+const (
+	// SourceArray holds the whole data set in memory, like the reference
+	// program.
+	SourceArray SourceKind = "array"
+	// SourceWindow reuses a window of about twice the largest write size,
+	// so memory stays bounded whatever the count.
+	SourceWindow SourceKind = "window"
+)
+
+// SyncMode is how the file system is flushed before each run (untimed).
+type SyncMode string
+
+// Sync modes.
+const (
+	SyncFS   SyncMode = "syncfs" // syncfs(2) on the target file system
+	SyncAll  SyncMode = "sync"   // sync(2), every file system
+	SyncNone SyncMode = "none"
+)
+
+// Order is the order in which the runs of a round visit the write sizes.
+type Order string
+
+// Run orders.
+const (
+	Ascending  Order = "ascending"
+	Descending Order = "descending"
+	Shuffled   Order = "shuffled"
+)
+
+// Defaults of the reference experiment (GCC PR libfortran/91030).
+const (
+	DefaultCount   = 250_000_000 // float64 elements: 2 GB
+	DefaultMinSize = 1 << 10
+	DefaultMaxSize = 1 << 26
+)
+
+// Config is one sweep's plan, all sizes in bytes.
+type Config struct {
+	Dir     string        `json:"dir"`
+	Count   int64         `json:"count"`  // elements written per run
+	Type    convert.Type  `json:"-"`      // element type
+	Convert convert.Order `json:"-"`      // byte order in the file
+	Stride  int           `json:"stride"` // take every Stride-th source element
+	Sizes   []int64       `json:"sizes"`  // write sizes, bytes
+	Repeat  int           `json:"repeat"` // rounds; each round runs every size once
+	Order   Order         `json:"order"`  // order of sizes within a round
+	Seed    uint64        `json:"seed"`   // shuffle seed
+	Fsync   bool          `json:"fsync"`  // fsync before close, inside the timing
+	Sync    SyncMode      `json:"sync"`   // flush before each run, outside the timing
+	Warmup  bool          `json:"warmup"` // one untimed pass before the first run
+	Source  SourceKind    `json:"source"` // array or window
+	Force   bool          `json:"force"`  // skip the free-space check
+	Verify  bool          `json:"verify"` // read back and check every element after each run
+	Keep    bool          `json:"keep"`   // keep the last data file
+	Mode    Mode          `json:"mode"`   // write, read or both
+	Direct  bool          `json:"direct"` // O_DIRECT
+	Drop    DropMode      `json:"-"`      // how read runs avoid the page cache
+}
+
+// Mode is the direction measured.
+type Mode string
+
+// Directions.
+const (
+	ModeWrite Mode = "write"
+	ModeRead  Mode = "read"
+	ModeBoth  Mode = "both"
+)
+
+// DropMode is how cached pages of the file are dropped before a read run.
+type DropMode string
+
+// Ways to keep the page cache out of read runs.
+const (
+	DropFadvise DropMode = "fadvise"     // fsync + posix_fadvise(DONTNEED)
+	DropCaches  DropMode = "drop_caches" // also echo 1 > /proc/sys/vm/drop_caches (root)
+)
+
+// DefaultConfig is the reference experiment done right: 2.5e8 float64
+// values, write sizes 2^10 .. 2^26 bytes, one round, sync between runs.
+func DefaultConfig() Config {
+	return Config{
+		Dir:     ".",
+		Count:   DefaultCount,
+		Type:    convert.Float64,
+		Convert: convert.Native,
+		Stride:  1,
+		Sizes:   PowersOfTwo(DefaultMinSize, DefaultMaxSize),
+		Repeat:  1,
+		Order:   Ascending,
+		Sync:    SyncFS,
+		Warmup:  true,
+		Source:  SourceArray,
+		Mode:    ModeWrite,
+		Drop:    DropFadvise,
+	}
+}
+
+// ElemSize is the size of one element in bytes.
+func (c Config) ElemSize() int64 { return int64(c.Type.Size()) }
+
+// TotalBytes is the number of bytes one run writes.
+func (c Config) TotalBytes() int64 { return c.Count * c.ElemSize() }
+
+// MaxSize is the largest write size of the sweep.
+func (c Config) MaxSize() int64 {
+	var m int64
+	for _, s := range c.Sizes {
+		m = max(m, s)
+	}
+	return m
+}
+
+// PowersOfTwo lists the powers of two from min to max inclusive.
+func PowersOfTwo(min, max int64) []int64 {
+	var sizes []int64
+	for s := min; s > 0 && s <= max; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	return sizes
+}
+
+// IsPowerOfTwo reports whether n is a positive power of two.
+func IsPowerOfTwo(n int64) bool { return n > 0 && bits.OnesCount64(uint64(n)) == 1 }
+
+// Validate checks the plan before any I/O. Errors name the flag a user sets.
+func (c Config) Validate() error {
+	switch {
+	case c.Count <= 0:
+		return fmt.Errorf("--count: %d must be positive", c.Count)
+	case c.Stride < 1:
+		return fmt.Errorf("--stride: %d must be at least 1", c.Stride)
+	case c.Repeat < 1:
+		return fmt.Errorf("--repeat: %d must be at least 1", c.Repeat)
+	case len(c.Sizes) == 0:
+		return fmt.Errorf("--sizes: no write sizes to run")
+	}
+	for _, s := range c.Sizes {
+		if err := c.validSize(s); err != nil {
+			return err
+		}
+	}
+	if err := c.validEnums(); err != nil {
+		return err
+	}
+	return c.validCombination()
+}
+
+// DirectAlign is the alignment O_DIRECT sizes keep: 4096 bytes suits both
+// 512-byte and 4 KiB logical block devices.
+const DirectAlign = 4096
+
+func (c Config) validCombination() error {
+	if c.Mode != ModeWrite && c.Stride > 1 {
+		return fmt.Errorf("--stride: %d applies to writes only; use --stride 1 with --mode %s", c.Stride, c.Mode)
+	}
+	if !c.Direct {
+		return nil
+	}
+	for _, s := range c.Sizes {
+		if s%DirectAlign != 0 {
+			return fmt.Errorf("--direct: write size %d bytes is not a multiple of %d (O_DIRECT needs block-aligned sizes); use --min 4KiB", s, DirectAlign)
+		}
+	}
+	if c.TotalBytes()%DirectAlign != 0 {
+		return fmt.Errorf("--direct: the data (%d bytes) is not a multiple of %d, so the last write could not be aligned; adjust --count or --size", c.TotalBytes(), DirectAlign)
+	}
+	return nil
+}
+
+func (c Config) validSize(s int64) error {
+	switch {
+	case s <= 0:
+		return fmt.Errorf("--sizes: write size %d must be positive", s)
+	case s%c.ElemSize() != 0:
+		return fmt.Errorf("--sizes: write size %d bytes is not a whole number of %d-byte %s elements", s, c.ElemSize(), c.Type)
+	case s > c.TotalBytes():
+		return fmt.Errorf("--sizes: write size %d bytes is larger than the data (%d bytes); raise --count or --size", s, c.TotalBytes())
+	}
+	return nil
+}
+
+func (c Config) validEnums() error {
+	switch c.Source {
+	case SourceArray, SourceWindow:
+	default:
+		return fmt.Errorf("--source: unknown value %q (valid: array, window)", c.Source)
+	}
+	switch c.Sync {
+	case SyncFS, SyncAll, SyncNone:
+	default:
+		return fmt.Errorf("--sync: unknown value %q (valid: syncfs, sync, none)", c.Sync)
+	}
+	switch c.Order {
+	case Ascending, Descending, Shuffled:
+	default:
+		return fmt.Errorf("--order: unknown value %q (valid: ascending, descending, shuffled)", c.Order)
+	}
+	switch c.Mode {
+	case ModeWrite, ModeRead, ModeBoth:
+	default:
+		return fmt.Errorf("--mode: unknown value %q (valid: write, read, both)", c.Mode)
+	}
+	return nil
+}

@@ -1,0 +1,445 @@
+package iobench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/iobench/iobench/convert"
+)
+
+// Observer hears about a sweep as it runs. Calls come from the goroutine
+// that called Run; keep them cheap, they sit between runs.
+type Observer interface {
+	WarmupStarted()
+	RunStarted(r Run)
+	RunFinished(s Sample)
+}
+
+// Coordinator lines runs up across processes (MPI ranks). BeforeRun is
+// called before a run's sync, AfterRun after its file is gone; an error from
+// either stops the sweep on every rank.
+type Coordinator interface {
+	BeforeRun(r Run) error
+	AfterRun(r Run, err error) error
+}
+
+// Result is what a sweep measured, kept even when it fails part way.
+type Result struct {
+	Samples          []Sample          `json:"samples"`
+	WarmupRan        bool              `json:"warmup_ran"`
+	KeptFile         string            `json:"kept_file,omitempty"`
+	ConvertMiBPerSec map[int64]float64 `json:"convert_mib_per_s,omitempty"` // in-memory pack speed per write size
+	Incomplete       bool              `json:"incomplete"`
+}
+
+// Runner runs one sweep. Set the fields, then call Run once.
+type Runner struct {
+	Config   Config
+	FS       FS
+	Observer Observer    // may be nil
+	Coord    Coordinator // may be nil
+
+	src      *source
+	packer   *convert.Packer
+	buf      []byte // conversion buffer, one write size
+	prefix   string
+	moved    atomic.Int64 // bytes of the current run, for progress bars
+	stop     atomic.Bool
+	mu       sync.Mutex
+	files    map[string]bool // data files created and not yet removed
+	kept     string
+	readFile string
+}
+
+// Progress is the number of bytes the current run has moved so far; safe
+// to call from another goroutine.
+func (r *Runner) Progress() int64 { return r.moved.Load() }
+
+// Run executes the plan. On failure or cancellation it returns the samples
+// measured so far with Incomplete set, and has removed its data files.
+func (r *Runner) Run(ctx context.Context) (*Result, error) {
+	res := &Result{}
+	if err := r.setup(); err != nil {
+		return res, err
+	}
+	defer r.teardown(res)
+	done := make(chan struct{})
+	defer close(done)
+	go r.watch(ctx, done)
+	err := r.sweep(res)
+	if err != nil {
+		res.Incomplete = true
+		if r.stop.Load() {
+			err = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+		}
+		return res, err
+	}
+	r.measureConversion(res)
+	return res, nil
+}
+
+func (r *Runner) watch(ctx context.Context, done chan struct{}) {
+	select {
+	case <-ctx.Done():
+		r.stop.Store(true)
+	case <-done:
+	}
+}
+
+func (r *Runner) setup() error {
+	if err := r.Config.Validate(); err != nil {
+		return err
+	}
+	packer, err := convert.NewPacker(r.Config.Type, r.Config.Convert, r.Config.Stride)
+	if err != nil {
+		return err
+	}
+	r.packer = packer
+	r.prefix, err = uniquePrefix()
+	if err != nil {
+		return err
+	}
+	r.files = map[string]bool{}
+	if r.src, err = newSource(r.Config); err != nil {
+		return err
+	}
+	if !packer.Identity() {
+		r.buf, err = allocAligned(r.Config.MaxSize())
+	}
+	return err
+}
+
+func (r *Runner) teardown(res *Result) {
+	if r.Config.Keep && !res.Incomplete {
+		if r.kept == "" {
+			r.kept = r.readFile
+		}
+		res.KeptFile = r.keptPath()
+		r.forget(r.kept)
+	}
+	r.RemoveFiles()
+	r.src.free()
+	freeAligned(r.buf)
+}
+
+func (r *Runner) keptPath() string {
+	if o, ok := r.FS.(OSFS); ok && r.kept != "" {
+		return o.Path(r.kept)
+	}
+	return r.kept
+}
+
+// uniquePrefix names this process's data files so they collide neither
+// with users' files nor with another iobench in the same directory.
+func uniquePrefix() (string, error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf(".iobench-%d-%s", os.Getpid(), hex.EncodeToString(b[:])), nil
+}
+
+func (r *Runner) sweep(res *Result) error {
+	if r.Config.Warmup {
+		if err := r.warmup(); err != nil {
+			return err
+		}
+		res.WarmupRan = true
+	}
+	if r.Config.Mode != ModeWrite {
+		if err := r.prepareReadFile(); err != nil {
+			return err
+		}
+	}
+	for _, run := range Plan(r.Config) {
+		s, err := r.coordinated(run)
+		if err != nil {
+			return err
+		}
+		res.Samples = append(res.Samples, s)
+	}
+	return nil
+}
+
+func (r *Runner) coordinated(run Run) (Sample, error) {
+	if r.stop.Load() {
+		return Sample{}, ErrInterrupted
+	}
+	if r.Coord != nil {
+		if err := r.Coord.BeforeRun(run); err != nil {
+			return Sample{}, err
+		}
+	}
+	if r.Observer != nil {
+		r.Observer.RunStarted(run)
+	}
+	s, err := r.runOnce(run)
+	if r.Coord != nil {
+		err = r.Coord.AfterRun(run, err)
+	}
+	if err == nil && r.Observer != nil {
+		r.Observer.RunFinished(s)
+	}
+	return s, err
+}
+
+func (r *Runner) runOnce(run Run) (Sample, error) {
+	if err := r.FS.Sync(r.Config.Sync); err != nil {
+		return Sample{}, fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, err)
+	}
+	if run.Mode == ModeRead {
+		return r.readRun(run)
+	}
+	return r.writeRun(run)
+}
+
+// warmup writes the data once, untimed, so the first timed run does not pay
+// for first-touch page faults and cold caches. With reads it reads once too.
+func (r *Runner) warmup() error {
+	if r.Observer != nil {
+		r.Observer.WarmupStarted()
+	}
+	run := Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}
+	name, _, err := r.writeFile(run, "warmup")
+	if err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return r.remove(name)
+}
+
+func (r *Runner) prepareReadFile() error {
+	run := Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}
+	name, _, err := r.writeFile(run, "read")
+	if err != nil {
+		return fmt.Errorf("writing the file for read runs: %w", err)
+	}
+	r.readFile = name
+	if r.Config.Warmup {
+		_, err = r.readPass(Run{Mode: ModeRead, WriteSize: r.Config.MaxSize()})
+	}
+	return err
+}
+
+func (r *Runner) writeRun(run Run) (Sample, error) {
+	if r.Config.Keep && r.kept != "" {
+		if err := r.remove(r.kept); err != nil {
+			return Sample{}, err
+		}
+		r.kept = ""
+	}
+	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq))
+	if err != nil {
+		return s, err
+	}
+	if r.Config.Keep {
+		r.kept = name
+		return s, nil
+	}
+	return s, r.remove(name)
+}
+
+func (r *Runner) readRun(run Run) (Sample, error) {
+	if err := r.FS.DropCache(r.readFile, r.Config.Drop); err != nil {
+		return Sample{}, fmt.Errorf("dropping cached pages before the %d-byte read run: %w", run.WriteSize, err)
+	}
+	return r.readPass(run)
+}
+
+// writeFile creates a data file and writes the data to it in calls of
+// run.WriteSize bytes, timed from open to close. The file is left in place.
+func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
+	s := Sample{Run: run}
+	name, f, err := r.create(tag)
+	if err != nil {
+		return "", s, &RunError{Op: "open", Run: run, Path: name, Err: err}
+	}
+	s.Start = time.Now()
+	err = r.writeChunks(f, &s)
+	if err == nil && r.Config.Fsync {
+		err = wrapOp("fsync", f.Fsync())
+	}
+	if cerr := f.Close(); err == nil {
+		err = wrapOp("close", cerr)
+	}
+	s.End = time.Now()
+	s.Seconds = s.End.Sub(s.Start).Seconds()
+	r.moved.Store(0)
+	if err == nil && r.Config.Verify {
+		err = r.verify(name, run)
+	}
+	if err != nil {
+		_ = r.remove(name)
+		return "", s, r.runError(run, name, s.Bytes, err)
+	}
+	return name, s, nil
+}
+
+// opError marks which call failed, for RunError.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
+func (e *opError) Unwrap() error { return e.err }
+
+func wrapOp(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &opError{op: op, err: err}
+}
+
+func (r *Runner) runError(run Run, name string, bytes int64, err error) error {
+	if errors.Is(err, ErrInterrupted) {
+		return err
+	}
+	var verr *VerifyError
+	if errors.As(err, &verr) {
+		return err
+	}
+	op := "write"
+	if run.Mode == ModeRead {
+		op = "read"
+	}
+	var oe *opError
+	if errors.As(err, &oe) {
+		op, err = oe.op, oe.err
+	}
+	return &RunError{Op: op, Run: run, Bytes: bytes, Path: r.displayPath(name), Err: err}
+}
+
+func (r *Runner) displayPath(name string) string {
+	if o, ok := r.FS.(OSFS); ok {
+		return o.Path(name)
+	}
+	return name
+}
+
+func (r *Runner) writeChunks(f File, s *Sample) error {
+	es := r.Config.ElemSize()
+	per := s.WriteSize / es
+	identity := r.packer.Identity()
+	for first := int64(0); first < r.Config.Count; first += per {
+		if r.stop.Load() {
+			return ErrInterrupted
+		}
+		n := min(per, r.Config.Count-first)
+		chunk := r.src.region(first, n)
+		if !identity {
+			out := r.buf[:n*es]
+			r.packer.Pack(out, chunk)
+			chunk = out
+		}
+		if err := writeFull(f, chunk, s); err != nil {
+			return err
+		}
+		r.moved.Store(s.Bytes)
+	}
+	return nil
+}
+
+func (r *Runner) readPass(run Run) (Sample, error) {
+	s := Sample{Run: run}
+	f, err := r.FS.Open(r.readFile, r.Config.Direct)
+	if err != nil {
+		return s, &RunError{Op: "open", Run: run, Path: r.displayPath(r.readFile), Err: err}
+	}
+	s.Start = time.Now()
+	err = r.readChunks(f, &s)
+	if cerr := f.Close(); err == nil {
+		err = wrapOp("close", cerr)
+	}
+	s.End = time.Now()
+	s.Seconds = s.End.Sub(s.Start).Seconds()
+	r.moved.Store(0)
+	if err != nil {
+		return s, r.runError(run, r.readFile, s.Bytes, err)
+	}
+	return s, nil
+}
+
+func (r *Runner) readChunks(f File, s *Sample) error {
+	es := r.Config.ElemSize()
+	per := s.WriteSize / es
+	identity := r.packer.Identity()
+	for first := int64(0); first < r.Config.Count; first += per {
+		if r.stop.Load() {
+			return ErrInterrupted
+		}
+		n := min(per, r.Config.Count-first)
+		dst := r.src.region(first, n)
+		in := dst
+		if !identity {
+			in = r.buf[:n*es]
+		}
+		if err := readFull(f, in, s); err != nil {
+			return err
+		}
+		if !identity {
+			r.packer.Unpack(dst, in)
+		}
+		r.moved.Store(s.Bytes)
+	}
+	return nil
+}
+
+func (r *Runner) create(tag string) (string, File, error) {
+	var lastErr error
+	for attempt := 0; attempt < 10; attempt++ {
+		name := fmt.Sprintf("%s-%s-%d.dat", r.prefix, tag, attempt)
+		f, err := r.FS.Create(name, r.Config.Direct)
+		if err == nil {
+			r.track(name)
+			return name, f, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return name, nil, err
+		}
+		lastErr = err
+	}
+	return "", nil, lastErr
+}
+
+// track records a file iobench created; only tracked files are removed.
+func (r *Runner) track(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.files[name] = true
+}
+
+func (r *Runner) forget(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.files, name)
+}
+
+func (r *Runner) remove(name string) error {
+	r.forget(name)
+	if err := r.FS.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing data file: %w", err)
+	}
+	return nil
+}
+
+// RemoveFiles deletes every data file this runner created and still holds.
+// It is safe to call from a signal handler's goroutine.
+func (r *Runner) RemoveFiles() {
+	r.mu.Lock()
+	names := make([]string, 0, len(r.files))
+	for n := range r.files {
+		names = append(names, n)
+	}
+	clear(r.files)
+	r.mu.Unlock()
+	for _, n := range names {
+		_ = r.FS.Remove(n)
+	}
+}

@@ -1,0 +1,22 @@
+//go:build !linux
+
+package iobench
+
+import (
+	"fmt"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+const directFlag = 0
+
+// syncFS falls back to sync(2) where syncfs(2) does not exist.
+func syncFS(string) error {
+	unix.Sync()
+	return nil
+}
+
+func fadviseDontNeed(string) error {
+	return fmt.Errorf("dropping a file's cached pages is not supported on %s", runtime.GOOS)
+}

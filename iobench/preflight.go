@@ -1,0 +1,73 @@
+package iobench
+
+import (
+	"fmt"
+
+	"github.com/dustin/go-humanize"
+	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/fsinfo"
+)
+
+// SpaceMargin is the free space kept beyond the data files, so a sweep
+// never fills a shared file system to the last block: 64 MiB, or a tenth
+// of a file system smaller than 640 MiB, and at least 2% of the data.
+const SpaceMargin = 64 << 20
+
+// FilesAtOnce is the most data files the plan keeps on disk at one time.
+func (c Config) FilesAtOnce() int64 {
+	if c.Mode == ModeWrite {
+		return 1
+	}
+	return 2
+}
+
+// SpaceNeeded is the free space, in bytes, a sweep needs on a file system
+// of fsTotal bytes.
+func (c Config) SpaceNeeded(fsTotal uint64) int64 {
+	data := c.TotalBytes() * c.FilesAtOnce()
+	return data + max(min(SpaceMargin, int64(fsTotal/10)), data/50)
+}
+
+// Preflight checks, before any I/O, that the sweep can run: --dir is a
+// writable directory with room for the data, and the source fits in memory.
+func Preflight(c Config, fs fsinfo.Info, memAvailable uint64) error {
+	if fs.ReadOnly {
+		return fmt.Errorf("--dir: %q is on a read-only file system (%s mounted at %s)", c.Dir, fs.Type, fs.MountPoint)
+	}
+	if err := unix.Access(fs.ResolvedDir, unix.W_OK); err != nil {
+		return fmt.Errorf("--dir: %q is not writable: %s", c.Dir, Describe(err))
+	}
+	need := c.SpaceNeeded(fs.TotalBytes)
+	if !c.Force && uint64(need) > fs.AvailBytes {
+		return fmt.Errorf("--dir: %q has %s available, the sweep needs %s (%d bytes: data plus a margin); free space, lower --count/--size, or pass --force",
+			c.Dir, humanize.IBytes(fs.AvailBytes), humanize.IBytes(uint64(need)), need)
+	}
+	if memAvailable > 0 && uint64(c.SourceBytes()) > memAvailable {
+		return fmt.Errorf("--source: the %s source needs %s of memory but only %s is available; use --source window (about %s) or a smaller --count",
+			c.Source, humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), humanize.IBytes(uint64(c.windowBytes())))
+	}
+	return nil
+}
+
+func (c Config) windowBytes() int64 {
+	w := c
+	w.Source = SourceWindow
+	return w.SourceBytes()
+}
+
+// Warnings are facts about the plan that make results easy to misread.
+func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
+	var w []string
+	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal {
+		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and --fsync is off: results may measure the page cache, not the file system; use --fsync or a --size larger than RAM",
+			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal)))
+	}
+	if fs.Magic == fsinfo.MagicTmpfs {
+		w = append(w, "tmpfs keeps files in memory: this measures copy speed, not storage")
+	}
+	if !c.Warmup {
+		w = append(w, "no warm-up pass (--warmup=false): the first run may be several times slower than the rest")
+	}
+	return w
+}

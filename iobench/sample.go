@@ -1,0 +1,26 @@
+package iobench
+
+import "time"
+
+// MiB is the unit every throughput uses: 2^20 bytes.
+const MiB = 1 << 20
+
+// Sample is the raw outcome of one run.
+type Sample struct {
+	Run
+	Seconds     float64   `json:"seconds"`       // open to close, monotonic clock
+	Bytes       int64     `json:"bytes"`         // bytes written (or read)
+	Calls       int64     `json:"calls"`         // write(2) or read(2) calls that moved data
+	ShortWrites int64     `json:"short_writes"`  // calls that moved fewer bytes than asked
+	EINTR       int64     `json:"eintr_retries"` // calls interrupted and retried
+	Start       time.Time `json:"start"`         // wall clock, for aggregating ranks
+	End         time.Time `json:"end"`
+}
+
+// MiBPerSec is the run's throughput in MiB/s (2^20 bytes per second).
+func (s Sample) MiBPerSec() float64 {
+	if s.Seconds <= 0 {
+		return 0
+	}
+	return float64(s.Bytes) / s.Seconds / MiB
+}

@@ -1,0 +1,88 @@
+package iobench
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/convert"
+)
+
+// source holds the native-order values the sweep writes. Element j of the
+// backing data holds the value j, or j mod period for a window.
+type source struct {
+	data   []byte
+	elem   int64 // bytes per element
+	stride int64 // output element e is source element e*stride
+	period int64 // in source elements; 0 for a full array
+}
+
+// SourceBytes is the memory a source of this plan takes, in bytes.
+func (c Config) SourceBytes() int64 {
+	if c.Source == SourceWindow {
+		return 2 * c.windowPeriod() * c.ElemSize()
+	}
+	return c.Count * int64(c.Stride) * c.ElemSize()
+}
+
+// windowPeriod is the number of source elements after which a window
+// source repeats: enough for the largest write, whole.
+func (c Config) windowPeriod() int64 {
+	return c.MaxSize() / c.ElemSize() * int64(c.Stride)
+}
+
+func newSource(c Config) (*source, error) {
+	s := &source{elem: c.ElemSize(), stride: int64(c.Stride)}
+	if c.Source == SourceWindow {
+		s.period = c.windowPeriod()
+	}
+	data, err := allocAligned(c.SourceBytes())
+	if err != nil {
+		return nil, fmt.Errorf("allocating the %d-byte %s source: %w", c.SourceBytes(), c.Source, err)
+	}
+	s.data = data
+	if s.period == 0 {
+		convert.Fill(s.data, c.Type, 0)
+		return s, nil
+	}
+	half := s.period * s.elem
+	convert.Fill(s.data[:half], c.Type, 0)
+	convert.Fill(s.data[half:], c.Type, 0)
+	return s, nil
+}
+
+// region is the source bytes behind output elements [first, first+n).
+func (s *source) region(first, n int64) []byte {
+	start := first * s.stride
+	if s.period > 0 {
+		start %= s.period
+	}
+	end := start + (n-1)*s.stride + 1
+	return s.data[start*s.elem : end*s.elem]
+}
+
+// value is the number stored in output element e.
+func (s *source) value(e int64) int64 {
+	v := e * s.stride
+	if s.period > 0 {
+		v %= s.period
+	}
+	return v
+}
+
+func (s *source) free() { freeAligned(s.data) }
+
+// allocAligned maps anonymous memory: page-aligned (O_DIRECT needs that)
+// and returned to the OS at once when freed, outside the Go heap.
+func allocAligned(n int64) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	return unix.Mmap(-1, 0, int(n), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+}
+
+func freeAligned(b []byte) {
+	if b != nil {
+		_ = unix.Munmap(b)
+	}
+}

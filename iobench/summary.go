@@ -1,0 +1,112 @@
+package iobench
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// WideCV is the coefficient of variation above which a row's repeats
+// disagree too much to trust its median.
+const WideCV = 0.10
+
+// SizeResult is the summary of every run of one size in one direction.
+type SizeResult struct {
+	Mode             Mode     `json:"mode"`
+	WriteSize        int64    `json:"write_size"` // bytes per call
+	MiBPerSec        float64  `json:"mib_per_s"`  // median over runs
+	MinMiBPerSec     float64  `json:"min_mib_per_s"`
+	MaxMiBPerSec     float64  `json:"max_mib_per_s"`
+	CV               float64  `json:"cv"`          // stddev/mean of the runs' MiB/s
+	WideSpread       bool     `json:"wide_spread"` // CV above WideCV
+	WriteCalls       int64    `json:"write_calls"` // system calls per run (median)
+	ConvertMiBPerSec float64  `json:"convert_mib_per_s,omitempty"`
+	Samples          []Sample `json:"samples"`
+}
+
+// Summarize groups samples by direction and size, sorted by size.
+func Summarize(res *Result) []SizeResult {
+	type key struct {
+		mode Mode
+		size int64
+	}
+	groups := map[key][]Sample{}
+	for _, s := range res.Samples {
+		k := key{s.Mode, s.WriteSize}
+		groups[k] = append(groups[k], s)
+	}
+	var out []SizeResult
+	for k, ss := range groups {
+		sr := summarizeSize(ss)
+		if k.mode == ModeWrite {
+			sr.ConvertMiBPerSec = res.ConvertMiBPerSec[k.size]
+		}
+		out = append(out, sr)
+	}
+	slices.SortFunc(out, func(a, b SizeResult) int {
+		return cmp.Or(cmp.Compare(modeRank(a.Mode), modeRank(b.Mode)), cmp.Compare(a.WriteSize, b.WriteSize))
+	})
+	return out
+}
+
+func modeRank(m Mode) int {
+	if m == ModeRead {
+		return 1
+	}
+	return 0
+}
+
+func summarizeSize(ss []Sample) SizeResult {
+	rates := make([]float64, len(ss))
+	calls := make([]float64, len(ss))
+	for i, s := range ss {
+		rates[i] = s.MiBPerSec()
+		calls[i] = float64(s.Calls)
+	}
+	sr := SizeResult{
+		Mode:         ss[0].Mode,
+		WriteSize:    ss[0].WriteSize,
+		MiBPerSec:    Median(rates),
+		MinMiBPerSec: slices.Min(rates),
+		MaxMiBPerSec: slices.Max(rates),
+		CV:           CV(rates),
+		WriteCalls:   int64(Median(calls)),
+		Samples:      slices.SortedFunc(slices.Values(ss), func(a, b Sample) int { return cmp.Compare(a.Round, b.Round) }),
+	}
+	sr.WideSpread = sr.CV > WideCV
+	return sr
+}
+
+// Median of xs; 0 for none.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}
+
+// CV is the sample coefficient of variation (stddev/mean); 0 for fewer than
+// two values.
+func CV(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	if mean == 0 {
+		return 0
+	}
+	return math.Sqrt(ss/float64(len(xs)-1)) / mean
+}
