@@ -1,0 +1,58 @@
+package advice
+
+import (
+	"math"
+	"slices"
+
+	"github.com/iobench/iobench/knee"
+)
+
+// curve is the median curve cleaned as package knee cleans it: unusable
+// points dropped, sorted by size, repeated sizes merged into their median.
+type curve struct {
+	size []int64
+	mibs []float64
+}
+
+func newCurve(points []knee.Point) curve {
+	bySize := map[int64][]float64{}
+	for _, p := range points {
+		if p.Size > 0 && p.MiBPerSec >= 0 && !math.IsInf(p.MiBPerSec, 1) {
+			bySize[p.Size] = append(bySize[p.Size], p.MiBPerSec)
+		}
+	}
+	var c curve
+	for s := range bySize {
+		c.size = append(c.size, s)
+	}
+	slices.Sort(c.size)
+	for _, s := range c.size {
+		c.mibs = append(c.mibs, knee.Median(bySize[s]))
+	}
+	return c
+}
+
+// at is the throughput at size: the measured value when size was measured,
+// else interpolated linearly in log2(size) between its neighbours, the
+// axis on which a power-of-two sweep is evenly spaced. ok is false outside
+// the measured range, where guessing would be extrapolation.
+func (c curve) at(size int64) (v float64, ok bool) {
+	i, found := slices.BinarySearch(c.size, size)
+	switch {
+	case found:
+		return c.mibs[i], true
+	case i == 0 || i == len(c.size):
+		return 0, false
+	}
+	x0, x1 := math.Log2(float64(c.size[i-1])), math.Log2(float64(c.size[i]))
+	t := (math.Log2(float64(size)) - x0) / (x1 - x0)
+	return c.mibs[i-1] + t*(c.mibs[i]-c.mibs[i-1]), true
+}
+
+// span is the measured range, for messages; zeros for an empty curve.
+func (c curve) span() (lo, hi int64) {
+	if len(c.size) == 0 {
+		return 0, 0
+	}
+	return c.size[0], c.size[len(c.size)-1]
+}

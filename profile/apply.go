@@ -1,0 +1,214 @@
+package profile
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// Apply sets the sweep in cfg from p, except what the user set explicitly:
+// isSet(flag) reports whether --flag was given ("min", "max", "sizes",
+// "repeat", "order", "fsync", "sync", "count", "size", "source", "warmup");
+// a nil isSet means no flag was. cfg must hold the plan the flags made.
+//
+// The largest write size may come from fs (f_bsize, the wsize mount option)
+// or, on Lustre, from `lfs getstripe` run through env. When the data per
+// run is smaller than the profile's largest write size, the sweep stops at
+// the data size. The notes say what was derived and anything the user
+// should know; the error says when the sweep cannot fit the data at all.
+func (p Profile) Apply(cfg *iobench.Config, fs fsinfo.Info, isSet func(flag string) bool, env Env) (notes []string, err error) {
+	if isSet == nil {
+		isSet = func(string) bool { return false }
+	}
+	p.applySettings(cfg, isSet)
+	if p.Warning != "" {
+		notes = append(notes, p.Warning)
+	}
+	sweepNotes, err := p.applySweep(cfg, fs, isSet, env)
+	return append(notes, sweepNotes...), err
+}
+
+// applySettings sets everything but the write sizes.
+func (p Profile) applySettings(cfg *iobench.Config, isSet func(string) bool) {
+	if !isSet("fsync") {
+		cfg.Fsync = p.Fsync
+	}
+	if p.Repeat > 0 && !isSet("repeat") {
+		cfg.Repeat = p.Repeat
+	}
+	if !isSet("order") {
+		cfg.Order = p.order(cfg.Repeat)
+	}
+	if p.Sync != "" && !isSet("sync") {
+		cfg.Sync = p.Sync
+	}
+	if p.Count > 0 && !isSet("count") && !isSet("size") {
+		cfg.Count = p.Count
+	}
+	if p.Source != "" && !isSet("source") {
+		cfg.Source = p.Source
+	}
+	if p.NoWarmup && !isSet("warmup") {
+		cfg.Warmup = false
+	}
+}
+
+// order is the profile's order, or the engine's rule: shuffled when there
+// is more than one round, so that drift over time (a filling cache, a
+// neighbour's job) spreads over all sizes instead of biasing the last ones.
+func (p Profile) order(repeat int) iobench.Order {
+	switch {
+	case p.Order != "":
+		return p.Order
+	case repeat > 1:
+		return iobench.Shuffled
+	default:
+		return iobench.Ascending
+	}
+}
+
+// applySweep sets cfg.Sizes to powers of two from the smallest to the
+// largest write size, keeping an explicit --sizes list untouched and an
+// explicit --min or --max as given.
+func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet func(string) bool, env Env) ([]string, error) {
+	if isSet("sizes") || len(cfg.Sizes) == 0 {
+		return nil, nil
+	}
+	lo, hi := slices.Min(cfg.Sizes), cfg.MaxSize()
+	if p.Sweep.MinElems > 0 && !isSet("min") {
+		lo = p.Sweep.MinElems * cfg.ElemSize()
+	}
+	want, derived := p.wantMax(cfg, fs, env)
+	var notes []string
+	switch {
+	case want == 0:
+	case isSet("max"):
+		if want > hi {
+			notes = append(notes, fmt.Sprintf("%s: keeping --max %s, though %s would sweep to %s; the knee may lie beyond --max",
+				p.Name, size(hi), orProfile(derived), size(want)))
+		}
+	default:
+		hi = max(want, lo)
+		if derived != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s -> sweeping to %s", p.Name, derived, size(hi)))
+		}
+	}
+	if !isSet("max") {
+		var note string
+		var err error
+		if hi, note, err = p.fitData(cfg.TotalBytes(), lo, hi); err != nil {
+			return notes, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	cfg.Sizes = iobench.PowersOfTwo(min(lo, hi), hi)
+	return notes, nil
+}
+
+// fitData lowers the largest write size hi, which the profile and not the
+// user chose, to the data per run: a write larger than the whole run cannot
+// happen, and a user who asked for that little data meant it.
+func (p Profile) fitData(data, lo, hi int64) (int64, string, error) {
+	if hi <= data {
+		return hi, "", nil
+	}
+	capped := floorPow2(data)
+	if capped < lo {
+		return hi, "", fmt.Errorf("--profile %s: the data per run (%d bytes) is smaller than the smallest write size (%d bytes); raise --count or --size",
+			p.Name, data, lo)
+	}
+	note := fmt.Sprintf("%s: the data per run is only %s; sweeping to %s instead of %s (raise --count or --size to go further)",
+		p.Name, size(data), size(capped), size(hi))
+	return capped, note, nil
+}
+
+// wantMax is the largest write size the profile asks for (0: keep the
+// flag's), and in words what it was derived from ("f_bsize 16 MiB"; empty
+// when it was not derived from the file system).
+func (p Profile) wantMax(cfg *iobench.Config, fs fsinfo.Info, env Env) (int64, string) {
+	s := p.Sweep
+	switch {
+	case s.MaxElems > 0:
+		return s.MaxElems * cfg.ElemSize(), ""
+	case s.Basis == BasisNone:
+		return ceilPow2(s.AtLeast), ""
+	}
+	base, derived := p.basisSize(cfg, fs, env)
+	return ceilPow2(max(s.AtLeast, BasisFactor*base)), derived
+}
+
+// basisSize reads the size the sweep is scaled to, 0 when unknown, and
+// says where it came from.
+func (p Profile) basisSize(cfg *iobench.Config, fs fsinfo.Info, env Env) (int64, string) {
+	switch p.Sweep.Basis {
+	case BasisFBsize:
+		return known("f_bsize", fs.BlockSize)
+	case BasisWsize:
+		return wsize(fs)
+	case BasisStripe:
+		dir := fs.ResolvedDir
+		if dir == "" {
+			dir = cfg.Dir
+		}
+		return stripeSize(dir, fs, env)
+	}
+	return 0, ""
+}
+
+// wsize reads the NFS wsize option. The kernel shows it in the
+// per-superblock options; the per-mount list is checked too for fixtures
+// and kernels that put it there.
+func wsize(fs fsinfo.Info) (int64, string) {
+	for _, opts := range []string{fs.SuperOptions, fs.MountOptions} {
+		v, ok := fsinfo.OptionValue(opts, "wsize")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+			return n, "wsize " + size(n)
+		}
+		return 0, fmt.Sprintf("wsize %q unreadable", v)
+	}
+	return 0, "wsize unknown (no wsize mount option)"
+}
+
+// known describes a size that may be unknown (0).
+func known(name string, n int64) (int64, string) {
+	if n <= 0 {
+		return 0, name + " unknown"
+	}
+	return n, name + " " + size(n)
+}
+
+func orProfile(derived string) string {
+	if derived == "" {
+		return "the profile"
+	}
+	return derived
+}
+
+// ceilPow2 is the smallest power of two >= n, or 0 for n <= 0.
+func ceilPow2(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return 1 << bits.Len64(uint64(n-1))
+}
+
+// floorPow2 is the largest power of two <= n, or 0 for n <= 0.
+func floorPow2(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return 1 << (bits.Len64(uint64(n)) - 1)
+}
+
+// size is a byte count for notes: "16 MiB", or bytes when not a whole unit.
+func size(n int64) string { return knee.FormatSize(n) }
