@@ -1,0 +1,230 @@
+// Package analyze reads the results of an earlier sweep so that the knee
+// and the recommendation can be computed again without measuring: what
+// `iobench analyze FILE...` needs.
+//
+// Parse detects the format from the content, never from the file name:
+// the JSON document of report.JSON, the CSV of report.CSV, or the text
+// printed by the reference program of GCC PR libfortran/91030. Every format
+// ends up as a report.Report whose Results use iobench's units, sizes in
+// bytes and throughput in MiB/s of 2^20 bytes per second. The reference
+// program counts both in doubles, so its figures are converted (x8), and
+// the figures as printed are kept beside them in Input.Original.
+//
+// Parsing is pure: Parse takes an io.Reader, and ParseFile is the thin
+// layer that opens a file or standard input. Parse never computes a knee;
+// that is the caller's, with the fraction the user asked for.
+package analyze
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
+)
+
+// Format names an input format, as Parse detected it.
+type Format string
+
+// The formats Parse knows.
+const (
+	// FormatJSON is the document report.JSON writes.
+	FormatJSON Format = "iobench-json"
+	// FormatCSV is the one-row-per-run table report.CSV writes.
+	FormatCSV Format = "iobench-csv"
+	// FormatPR91030 is the standard output of the reference program,
+	// pr91030-bench.c.
+	FormatPR91030 Format = "pr91030-text"
+)
+
+// Input is one parsed file.
+type Input struct {
+	// Name is the file name as given, or "stdin".
+	Name string
+	// Format is what Parse detected.
+	Format Format
+	// Report holds the results in bytes and true MiB/s, with Config, FS
+	// and Tool filled as far as the format tells. For iobench JSON it is
+	// the document as written, including the knee it holds; for the other
+	// formats Knee is zero and Config.KneeFraction is 0. Either way the
+	// caller computes the knee it reports.
+	Report *report.Report
+	// Original holds, for FormatPR91030 only, every figure as printed, in
+	// file order, beside its conversion.
+	Original []OriginalRow
+	// Notes say what Parse converted or assumed, for people to read.
+	Notes []string
+}
+
+// Result returns the samples behind Report.Results as a sweep's result,
+// so that the caller can compute every knee the way a sweep does:
+//
+//	in.Report.Config.KneeFraction = fraction
+//	in.Report.SetResults(in.Result())
+//
+// Parse makes sure every row holds its own samples, so Results come back
+// unchanged.
+func (in *Input) Result() *iobench.Result {
+	rep := in.Report
+	res := &iobench.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete}
+	for _, r := range rep.Results {
+		res.Samples = append(res.Samples, r.Samples...)
+		if r.Mode == iobench.ModeWrite && r.ConvertMiBPerSec != 0 {
+			if res.ConvertMiBPerSec == nil {
+				res.ConvertMiBPerSec = map[int64]float64{}
+			}
+			res.ConvertMiBPerSec[r.WriteSize] = r.ConvertMiBPerSec
+		}
+	}
+	return res
+}
+
+// OriginalRow is one "bs = ..., ... MiB/s" line of the reference program,
+// as printed and converted.
+type OriginalRow struct {
+	BS            int64   `json:"bs_doubles"`        // write size in doubles, as printed
+	MiBPerSec     float64 `json:"printed_mib_per_s"` // Mi-doubles per second, as printed
+	WriteSize     int64   `json:"write_size"`        // BS*8: bytes per write(2)
+	TrueMiBPerSec float64 `json:"mib_per_s"`         // MiBPerSec*8: 2^20 bytes per second
+	Round         int     `json:"round"`             // 1-based run of the program within the file
+}
+
+// ParseError is input that Parse cannot read: a malformed line, a missing
+// column, a file of unknown format. Line is 1-based; 0 means the problem
+// belongs to the file as a whole.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+// Error formats the error as "analyze: FILE:LINE: MSG", without the line
+// when it is 0.
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("analyze: %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("analyze: %s: %s", e.File, e.Msg)
+}
+
+// maxMiBPerSec bounds a plausible throughput (about 1 PiB/s). Anything
+// above it is a corrupt figure, and rejecting it keeps the sums behind
+// medians and CVs finite, so every parsed report can be written as JSON.
+const maxMiBPerSec = 1e9
+
+// utf8BOM is skipped at the start: spreadsheets and Windows editors add it
+// to CSV and text files.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// ParseFile parses the file at path; "-" reads standard input.
+func ParseFile(path string) (*Input, error) {
+	if path == "-" {
+		return Parse("stdin", os.Stdin)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	defer f.Close()
+	return Parse(path, f)
+}
+
+// Parse reads one file, detects its format from the content and converts
+// it. name is used in errors and Input.Name. Errors about the content are
+// *ParseError; a failing reader's error is wrapped.
+func Parse(name string, r io.Reader) (*Input, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %s: %w", name, err)
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	format, err := detect(name, data)
+	if err != nil {
+		return nil, err
+	}
+	var in *Input
+	switch format {
+	case FormatJSON:
+		in, err = parseJSON(name, data)
+	case FormatCSV:
+		in, err = parseCSV(name, data)
+	default:
+		in, err = parsePR91030(name, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	in.Name, in.Format = name, format
+	return in, nil
+}
+
+// detect looks at the first non-blank line only: each format announces
+// itself there (a JSON object, a CSV header naming write_size, or one of
+// the reference program's lines).
+func detect(name string, data []byte) (Format, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return "", &ParseError{File: name, Msg: "empty input"}
+	}
+	if trimmed[0] == '{' {
+		return FormatJSON, nil
+	}
+	first, _, _ := strings.Cut(string(trimmed), "\n")
+	first = strings.TrimSpace(first)
+	switch {
+	case isPR91030Line(first):
+		return FormatPR91030, nil
+	case isCSVHeader(first):
+		return FormatCSV, nil
+	}
+	return "", &ParseError{File: name,
+		Msg: fmt.Sprintf("not iobench JSON, iobench CSV or pr91030 output (it starts with %q)", clip(first))}
+}
+
+// clip shortens s for quoting in an error message.
+func clip(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}
+
+// summarize turns samples into rows and checks that every figure can be
+// reported; the per-sample bound makes the check a formality, kept so that
+// a gap in it shows up as an error rather than as a JSON encoding failure.
+func summarize(name string, samples []iobench.Sample) ([]iobench.SizeResult, error) {
+	rows := iobench.Summarize(&iobench.Result{Samples: samples})
+	for _, r := range rows {
+		for _, v := range []float64{r.MiBPerSec, r.MinMiBPerSec, r.MaxMiBPerSec, r.CV} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &ParseError{File: name, Msg: fmt.Sprintf("throughput at %d bytes is out of range", r.WriteSize)}
+			}
+		}
+	}
+	return rows, nil
+}
+
+// checkRate rejects a throughput that is negative, not finite or
+// implausibly large.
+func checkRate(mibPerSec float64) error {
+	if !(mibPerSec >= 0 && mibPerSec <= maxMiBPerSec) {
+		return fmt.Errorf("%.4g MiB/s is not a throughput between 0 and %g", mibPerSec, float64(maxMiBPerSec))
+	}
+	return nil
+}
+
+// sizesOf lists the distinct write sizes of rows, ascending.
+func sizesOf(rows []iobench.SizeResult) []int64 {
+	var sizes []int64
+	for _, r := range rows {
+		sizes = append(sizes, r.WriteSize)
+	}
+	slices.Sort(sizes)
+	return slices.Compact(sizes)
+}
