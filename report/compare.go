@@ -1,0 +1,179 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/iobench/iobench/iobench"
+)
+
+// Run is one report with the name a user knows it by, usually the file it
+// was read from, for Compare and Plot.
+type Run struct {
+	Name   string
+	Report *Report
+}
+
+// Compare writes a side-by-side table of several reports: one row per
+// write size, a column of median MiB/s per report and, for each report
+// after the first, its ratio to the first. Then each report's knee, and
+// the settings in which the reports differ, since a comparison across
+// different settings measures the settings as much as the file systems.
+func Compare(w io.Writer, runs []Run) error {
+	if err := checkRuns(runs); err != nil {
+		return err
+	}
+	var p printer
+	p.f("compare: %d reports\n", len(runs))
+	for i, run := range runs {
+		p.f("  %s  %s: %s\n", runLabel(i), run.Name, runDescription(run.Report))
+	}
+	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+		p.compareMode(runs, mode)
+	}
+	p.compareConfig(runs)
+	return p.flushTo(w)
+}
+
+func checkRuns(runs []Run) error {
+	if len(runs) == 0 {
+		return fmt.Errorf("no reports given")
+	}
+	for i, run := range runs {
+		if run.Report == nil {
+			return fmt.Errorf("report %d (%s) is missing", i+1, run.Name)
+		}
+	}
+	return nil
+}
+
+// runLabel names the i-th report in tables: A, B, ..., Z, then R27, ...
+func runLabel(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return fmt.Sprintf("R%d", i+1)
+}
+
+func runDescription(r *Report) string {
+	return fmt.Sprintf("%s on %s, %s, started %s", settingsLabel(r), orDefault(r.Host.Hostname, "unknown host"),
+		strings.TrimSpace(r.Host.Kernel), r.StartTime.UTC().Format("2006-01-02 15:04 UTC"))
+}
+
+func (p *printer) compareMode(runs []Run, mode iobench.Mode) {
+	sizes := unionSizes(runs, mode)
+	if len(sizes) == 0 {
+		return
+	}
+	p.f("\n%s, median MiB/s:\n", mode)
+	head := []string{"size", "bytes"}
+	for i := range runs {
+		head = append(head, runLabel(i))
+	}
+	for i := 1; i < len(runs); i++ {
+		head = append(head, runLabel(i)+"/"+runLabel(0))
+	}
+	lines := []string{strings.Join(head, "\t") + "\t"}
+	for _, size := range sizes {
+		lines = append(lines, strings.Join(compareRow(runs, mode, size), "\t")+"\t")
+	}
+	p.WriteString(tabulate(lines))
+	p.f("\n")
+	for i, run := range runs {
+		if len(modeRows(run.Report.Results, mode)) > 0 {
+			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode)))
+		}
+	}
+}
+
+func compareRow(runs []Run, mode iobench.Mode, size int64) []string {
+	cells := []string{sizeName(size), itoa(size)}
+	first, haveFirst := medianAt(runs[0].Report, mode, size)
+	for _, run := range runs {
+		cells = append(cells, "-")
+		if v, ok := medianAt(run.Report, mode, size); ok {
+			cells[len(cells)-1] = fmt.Sprintf("%.1f", v)
+		}
+	}
+	for _, run := range runs[1:] {
+		v, ok := medianAt(run.Report, mode, size)
+		if ok && haveFirst && first > 0 {
+			cells = append(cells, ratio(v/first))
+		} else {
+			cells = append(cells, "-")
+		}
+	}
+	return cells
+}
+
+func medianAt(r *Report, mode iobench.Mode, size int64) (float64, bool) {
+	for _, row := range r.Results {
+		if row.Mode == mode && row.WriteSize == size {
+			return row.MiBPerSec, true
+		}
+	}
+	return 0, false
+}
+
+// unionSizes is every size any report measured in mode, ascending.
+func unionSizes(runs []Run, mode iobench.Mode) []int64 {
+	seen := map[int64]bool{}
+	for _, run := range runs {
+		for _, row := range modeRows(run.Report.Results, mode) {
+			seen[row.WriteSize] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// configFields are the settings that change what a sweep measures.
+var configFields = []struct {
+	name string
+	get  func(*Report) string
+}{
+	{"fs type", func(r *Report) string { return r.FS.Type }},
+	{"f_bsize", func(r *Report) string { return itoa(r.FS.BlockSize) }},
+	{"st_blksize", func(r *Report) string { return itoa(r.FS.IOBlockSize) }},
+	{"mode", func(r *Report) string { return r.Config.Mode }},
+	{"convert", func(r *Report) string { return r.Config.Convert }},
+	{"fsync", func(r *Report) string { return fmt.Sprint(r.Config.Fsync) }},
+	{"direct", func(r *Report) string { return fmt.Sprint(r.Config.Direct) }},
+	{"sync", func(r *Report) string { return r.Config.Sync }},
+	{"source", func(r *Report) string { return r.Config.Source }},
+	{"element type", func(r *Report) string { return r.Config.ElementType }},
+	{"stride", func(r *Report) string { return fmt.Sprint(r.Config.Stride) }},
+	{"count", func(r *Report) string { return itoa(r.Config.Count) }},
+	{"total bytes", func(r *Report) string { return itoa(r.Config.TotalBytes) }},
+	{"repeat", func(r *Report) string { return fmt.Sprint(r.Config.Repeat) }},
+	{"knee fraction", func(r *Report) string { return fmt.Sprint(r.Config.KneeFraction) }},
+}
+
+func (p *printer) compareConfig(runs []Run) {
+	var lines []string
+	for _, f := range configFields {
+		vals := make([]string, len(runs))
+		differ := false
+		for i, run := range runs {
+			vals[i] = runLabel(i) + " " + f.get(run.Report)
+			differ = differ || f.get(run.Report) != f.get(runs[0].Report)
+		}
+		if differ {
+			lines = append(lines, fmt.Sprintf("  %-14s %s", f.name+":", strings.Join(vals, ", ")))
+		}
+	}
+	if len(lines) == 0 {
+		p.f("\nsettings: the same in every report\n")
+		return
+	}
+	p.f("\nsettings differ, so the ratios measure them as well as the file systems:\n%s\n", strings.Join(lines, "\n"))
+}
+
+// ratio keeps two significant digits for small ratios, which "%.2f"
+// would round to 0.00x or 0.01x.
+func ratio(x float64) string {
+	if x < 0.1 {
+		return fmt.Sprintf("%.3fx", x)
+	}
+	return fmt.Sprintf("%.2fx", x)
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package report
+
+func renameNoReplace(from, to string) error { return linkNoReplace(from, to) }

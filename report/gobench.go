@@ -1,0 +1,95 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/iobench/iobench/iobench"
+)
+
+// Gobench writes every run in the Go benchmark format
+// (golang.org/design/14313-benchmark-format), so that benchstat can
+// compare sweeps:
+//
+//	iobench sweep --format gobench | benchstat -col /size -
+//
+// Configuration lines come first; then one line per run, named
+// BenchmarkWrite or BenchmarkRead with the size and conversion as
+// sub-benchmark keys, 1 iteration, the run's time as ns/op, and its
+// throughput twice: MB/s as Go's testing package prints it, and MiB/s.
+func Gobench(w io.Writer, r *Report) error {
+	var p printer
+	for _, kv := range gobenchConfig(r) {
+		p.f("%s: %s\n", kv[0], kv[1])
+	}
+	for _, row := range r.Results {
+		for _, s := range row.Samples {
+			p.f("%s\n", gobenchLine(r.Config, s))
+		}
+	}
+	return p.flushTo(w)
+}
+
+// gobenchConfig is what benchstat shows above its tables and uses to tell
+// files apart; keys are lower case without spaces, as the format demands.
+func gobenchConfig(r *Report) [][2]string {
+	c := r.Config
+	return [][2]string{
+		{"goos", goos(r.Host.Kernel)},
+		{"goarch", goarch(r.Host.Arch)},
+		{"pkg", "iobench"},
+		{"cpu", r.Host.CPUModel},
+		{"iobench", r.Tool.Version},
+		{"fs", r.FS.Type},
+		{"blocksize", itoa(r.FS.BlockSize)},
+		{"element", c.ElementType},
+		{"convert", c.Convert},
+		{"fsync", fmt.Sprint(c.Fsync)},
+		{"direct", fmt.Sprint(c.Direct)},
+		{"source", c.Source},
+		{"stride", fmt.Sprint(c.Stride)},
+		{"total_bytes", itoa(c.TotalBytes)},
+	}
+}
+
+// gobenchLine is one run. MB/s is bytes / 1e6 / seconds, the unit Go's
+// testing.B.SetBytes reports (decimal megabytes), so the numbers match any
+// Go benchmark next to them; MiB/s (2^20 bytes) is the unit of every other
+// iobench format and comes as an extra metric.
+func gobenchLine(c Config, s iobench.Sample) string {
+	name := "BenchmarkWrite"
+	if s.Mode == iobench.ModeRead {
+		name = "BenchmarkRead"
+	}
+	mbps := 0.0
+	if s.Seconds > 0 {
+		mbps = float64(s.Bytes) / 1e6 / s.Seconds
+	}
+	return fmt.Sprintf("%s/size=%d/convert=%s 1 %.0f ns/op %.2f MB/s %.2f MiB/s",
+		name, s.WriteSize, c.Convert, s.Seconds*1e9, mbps, s.MiBPerSec())
+}
+
+// goos maps a `uname -sr` kernel ("Linux 6.1.0") to GOOS ("linux").
+func goos(kernel string) string {
+	f := strings.Fields(kernel)
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return strings.ToLower(f[0])
+}
+
+// goarch maps `uname -m` to GOARCH; names Go spells the same pass through.
+func goarch(machine string) string {
+	switch machine {
+	case "x86_64":
+		return "amd64"
+	case "aarch64", "arm64":
+		return "arm64"
+	case "i386", "i686":
+		return "386"
+	case "":
+		return "unknown"
+	}
+	return machine
+}

@@ -1,0 +1,19 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// JSON writes the report as one indented JSON document.
+func JSON(w io.Writer, r *Report) error {
+	out := *r
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	// Not for HTML: keep Anonymize's "<host>" readable, not "\u003chost\u003e".
+	enc.SetEscapeHTML(false)
+	return enc.Encode(&out)
+}

@@ -1,0 +1,289 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// Markdown writes the report for pasting into a bug report: the command,
+// the environment, one table per direction, the knee, the advice and the
+// warnings. Tables are padded to aligned columns and everything else is a
+// fenced block or a plain sentence, so it reads the same where Markdown is
+// not rendered (GCC Bugzilla) as where it is (GitHub).
+func Markdown(w io.Writer, r *Report) error {
+	var p printer
+	p.f("### iobench %s: %s throughput by write(2) size\n", r.Tool.Version, directionWord(r.Config.Mode))
+	p.f("\nCommand:\n\n")
+	p.fenced("sh", []string{ShellJoin(r.Command)})
+	p.f("\nEnvironment:\n\n")
+	p.fenced("text", alignPairs(envPairs(r)))
+	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+		if rows := modeRows(r.Results, mode); len(rows) > 0 {
+			p.mdResults(r, mode, rows)
+		}
+	}
+	p.mdRecommendation(r)
+	p.mdWarnings(r)
+	return p.flushTo(w)
+}
+
+func directionWord(mode string) string {
+	switch mode {
+	case string(iobench.ModeRead):
+		return "read"
+	case string(iobench.ModeBoth):
+		return "write and read"
+	}
+	return "write"
+}
+
+// envPairs is the environment a bug triager asks for, as label and value.
+func envPairs(r *Report) [][2]string {
+	h, fs := r.Host, r.FS
+	pairs := [][2]string{
+		{"iobench", toolLine(r.Tool)},
+		{"go", orDefault(r.Tool.GoVersion, h.GoVersion)},
+		{"kernel", strings.TrimSpace(h.Kernel + " " + h.Arch)},
+		{"cpu", fmt.Sprintf("%s, %d cores usable", orDefault(h.CPUModel, "unknown model"), h.CPUs)},
+		{"memory", fmt.Sprintf("%s total, %s available at start", humanize.IBytes(h.MemTotalBytes), humanize.IBytes(h.MemAvailableBytes))},
+		{"host", h.Hostname},
+		{"fs", fmt.Sprintf("%s (f_type %s, %s)", fs.Type, fs.MagicHex, fs.MagicName)},
+		{"block sizes", fmt.Sprintf("f_bsize %d B, f_frsize %d B, st_blksize %d B", fs.BlockSize, fs.FragmentSize, fs.IOBlockSize)},
+		{"mount", fmt.Sprintf("%s from %s", fs.MountPoint, fs.Device)},
+		{"mount options", mountOptions(r)},
+		{"dir", fs.ResolvedDir + symlinkNote(r)},
+		{"free space", fmt.Sprintf("%s available, %s free, of %s", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.FreeBytes), humanize.IBytes(fs.TotalBytes))},
+		{"start", r.StartTime.UTC().Format(time.RFC3339)},
+		{"duration", formatSeconds(r.DurationSeconds)},
+	}
+	return append(pairs, planPairs(r)...)
+}
+
+func toolLine(t Tool) string {
+	s := t.Version
+	if t.Revision != "" {
+		s += ", revision " + t.Revision
+	}
+	return s
+}
+
+func mountOptions(r *Report) string {
+	if r.FS.SuperOptions == "" {
+		return r.FS.MountOptions
+	}
+	return r.FS.MountOptions + " (superblock: " + r.FS.SuperOptions + ")"
+}
+
+func formatSeconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+// planPairs is how the sweep measured.
+func planPairs(r *Report) [][2]string {
+	c := r.Config
+	var pairs [][2]string
+	if c.TotalBytes > 0 {
+		pairs = append(pairs, [2]string{"data", dataLine(c)})
+		if c.Profile != "" {
+			pairs = append(pairs, [2]string{"profile", profileLine(c)})
+		}
+		pairs = append(pairs,
+			[2]string{"conversion", fmt.Sprintf("%s byte order, stride %d", c.Convert, c.Stride)},
+			[2]string{"timing", timingLine(c)})
+	}
+	pairs = append(pairs, [2]string{"warm-up", ranOrNot(r)})
+	if r.MPI != nil {
+		pairs = append(pairs, [2]string{"mpi", mpiLine(r.MPI)})
+	}
+	if r.KeptFile != "" {
+		pairs = append(pairs, [2]string{"kept file", r.KeptFile})
+	}
+	return pairs
+}
+
+// alignPairs lines values up after their labels.
+func alignPairs(pairs [][2]string) []string {
+	width := 0
+	for _, kv := range pairs {
+		width = max(width, len(kv[0]))
+	}
+	lines := make([]string, len(pairs))
+	for i, kv := range pairs {
+		lines[i] = strings.TrimRight(fmt.Sprintf("%-*s %s", width+1, kv[0]+":", kv[1]), " ")
+	}
+	return lines
+}
+
+func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeResult) {
+	k := r.kneeFor(mode)
+	p.f("\n%s:\n\n", resultsCaption(r, mode))
+	cols := tableColumns(r, rows)
+	head := append(cols.head(), "note")
+	var body [][]string
+	for _, row := range rows {
+		body = append(body, append(cols.cells(row, k), rowNote(row, k)))
+	}
+	p.mdTable(head, body)
+	if cols.repeated && anyWide(rows) {
+		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*iobench.WideCV)
+	}
+	p.f("\n%s\n", mdSentence(KneeLine(k)))
+	if mode == r.primaryMode() && r.KneeStability != nil {
+		p.f("\n%s\n", mdSentence(StabilityLine(*r.KneeStability)))
+	}
+	if r.MPI != nil {
+		p.mdRanks(r, rows)
+	}
+}
+
+func resultsCaption(r *Report, mode iobench.Mode) string {
+	s := fmt.Sprintf("Results, %s (MiB/s = 2^20 bytes/s", mode)
+	if r.Config.Repeat > 1 {
+		s += fmt.Sprintf(", median of %d rounds", r.Config.Repeat)
+	}
+	if elementsColumn(r.Config) {
+		s += fmt.Sprintf("; sizes defined in %s elements", r.Config.ElementType)
+	}
+	return s + ")"
+}
+
+// rowNote marks the rows a reader looks for first.
+func rowNote(row iobench.SizeResult, k knee.Result) string {
+	var notes []string
+	if kneeShown(k) && row.WriteSize == k.WriteSize {
+		notes = append(notes, "knee")
+	}
+	if k.Shape == knee.ShapeDeclines && row.WriteSize == k.BestSize {
+		notes = append(notes, "best")
+	}
+	if k.Shape == knee.ShapeDeclines && row.WriteSize > k.DeclinesAbove {
+		notes = append(notes, "below plateau")
+	}
+	if row.WideSpread {
+		notes = append(notes, "wide spread")
+	}
+	return strings.Join(notes, ", ")
+}
+
+// mdSentence turns "knee: ..." into "Knee: ...", as a paragraph reads.
+func mdSentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (p *printer) mdRanks(r *Report, rows []iobench.SizeResult) {
+	sums := rankSummaries(r.MPI, rows)
+	if len(sums) == 0 {
+		return
+	}
+	p.f("\n%s\n\n", mdSentence(rankCaption))
+	var body [][]string
+	for _, s := range sums {
+		body = append(body, s.cells())
+	}
+	p.mdTable(rankHead(), body)
+}
+
+func (p *printer) mdRecommendation(r *Report) {
+	if r.Recommendation == nil {
+		return
+	}
+	rec := recommendationText(r.Recommendation)
+	p.f("\nRecommendation: %s\n", rec.summary)
+	if len(rec.exports) > 0 {
+		p.f("\n")
+		p.fenced("sh", rec.exports)
+	}
+	for _, n := range rec.notes {
+		p.f("\n%s: %s\n", mdSentence(n[0]), n[1])
+	}
+}
+
+func (p *printer) mdWarnings(r *Report) {
+	if len(r.Warnings) == 0 && !r.Incomplete {
+		return
+	}
+	p.f("\nWarnings:\n\n")
+	for _, w := range r.Warnings {
+		p.f("- %s\n", w)
+	}
+	if r.Incomplete {
+		p.f("- INCOMPLETE: %s\n", r.Error)
+	}
+}
+
+// mdTable writes a Markdown table with every column padded to its widest
+// cell; numbers are right-aligned, the first and last columns left.
+func (p *printer) mdTable(head []string, rows [][]string) {
+	width := make([]int, len(head))
+	for _, row := range append([][]string{head}, rows...) {
+		for i, c := range row {
+			width[i] = max(width[i], len(c), 3)
+		}
+	}
+	left := func(i int) bool { return i == 0 || i == len(head)-1 && head[i] == "note" }
+	line := func(cells []string) {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			c = strings.ReplaceAll(c, "|", `\|`)
+			if left(i) {
+				out[i] = fmt.Sprintf("%-*s", width[i], c)
+			} else {
+				out[i] = fmt.Sprintf("%*s", width[i], c)
+			}
+		}
+		p.f("| %s |\n", strings.Join(out, " | "))
+	}
+	line(head)
+	rule := make([]string, len(head))
+	for i := range head {
+		rule[i] = strings.Repeat("-", width[i]-1) + ":"
+		if left(i) {
+			rule[i] = ":" + strings.Repeat("-", width[i]-1)
+		}
+	}
+	p.f("| %s |\n", strings.Join(rule, " | "))
+	for _, row := range rows {
+		line(row)
+	}
+}
+
+// fenced writes lines as a fenced code block whose fence is longer than
+// any backtick run inside, so no content can close it early.
+func (p *printer) fenced(lang string, lines []string) {
+	fence := "```"
+	for _, l := range lines {
+		for strings.Contains(l, fence) {
+			fence += "`"
+		}
+	}
+	p.f("%s%s\n%s\n%s\n", fence, lang, strings.Join(lines, "\n"), fence)
+}
+
+// shellSafe matches words a POSIX shell takes literally, and placeholders
+// such as <dir> left by Anonymize, which are meant to be read, not run.
+var shellSafe = regexp.MustCompile(`^([A-Za-z0-9_@%+=:,./-]+|[A-Za-z0-9_@%+=:,./-]*<[a-z0-9-]+>[A-Za-z0-9_@%+=:,./<>-]*)$`)
+
+// ShellJoin quotes a command line so that pasting it into a shell runs the
+// same command: words with shell metacharacters go in single quotes.
+func ShellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		if shellSafe.MatchString(a) {
+			quoted[i] = a
+		} else {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
+}

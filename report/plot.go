@@ -1,0 +1,538 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// Plot size: 8x5 inches reads at a glance on a screen and in a bug
+// tracker; PlotDPI makes the PNG 1200x750 pixels.
+const (
+	PlotWidth  = 8 * vg.Inch
+	PlotHeight = 5 * vg.Inch
+	PlotDPI    = 150
+)
+
+// PlotFormats are the formats Plot writes.
+var PlotFormats = []string{"svg", "png"}
+
+// Plot draws the throughput curves of runs in format "svg" or "png": write
+// size on a log2 axis, median MiB/s with min-max error bars, the knee of
+// each curve marked and labelled, and a dashed line at each file system's
+// block size (f_bsize). Each report gives one series per direction,
+// named by its file system and settings.
+func Plot(w io.Writer, format string, runs []Run) error {
+	if err := checkRuns(runs); err != nil {
+		return err
+	}
+	canvas, err := newCanvas(format)
+	if err != nil {
+		return err
+	}
+	fig, err := newFigure(runs)
+	if err != nil {
+		return err
+	}
+	fig.draw(draw.New(canvas))
+	if format == "svg" {
+		return writeSVG(w, canvas)
+	}
+	_, err = canvas.WriteTo(w)
+	return err
+}
+
+// writeSVG names fallbacks for the plot's font. The SVG does not embed
+// Liberation Sans (that would add hundreds of kilobytes), and a viewer
+// without it would otherwise fall back to a serif; Arial and Helvetica
+// have the same metrics, so the layout survives.
+func writeSVG(w io.Writer, canvas io.WriterTo) error {
+	var b bytes.Buffer
+	if _, err := canvas.WriteTo(&b); err != nil {
+		return err
+	}
+	out := bytes.ReplaceAll(b.Bytes(), []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	_, err := w.Write(out)
+	return err
+}
+
+// PlotFile writes Plot's output to a new file, the format chosen by the
+// extension (.svg or .png), atomically and without overwriting, as
+// WriteNewFile does for reports.
+func PlotFile(path string, runs []Run) error {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if !slices.Contains(PlotFormats, ext) {
+		return fmt.Errorf("--output: %q: cannot tell the plot format from the extension %q (valid: .svg, .png)", path, filepath.Ext(path))
+	}
+	return writeNewFile(path, func(w io.Writer) error { return Plot(w, ext, runs) })
+}
+
+func newCanvas(format string) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "svg":
+		return vgsvg.New(PlotWidth, PlotHeight), nil
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(PlotWidth, PlotHeight), vgimg.UseDPI(PlotDPI), vgimg.UseBackgroundColor(color.White))
+		return vgimg.PngCanvas{Canvas: c}, nil
+	}
+	return nil, fmt.Errorf("plot: unknown format %q (valid: %s)", format, strings.Join(PlotFormats, ", "))
+}
+
+// palette is the Okabe-Ito set without its yellow: told apart by people
+// with the common colour vision deficiencies, and dark enough on white.
+var palette = []color.Color{
+	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
+	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	color.Black,
+}
+
+// glyphs tell series apart where colour does not (print, grey scale).
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
+	draw.BoxGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
+}
+
+var gridGrey = color.Gray{Y: 0xDD}
+
+// glyphFor is run i's glyph in mode: reads take one from the other half
+// of the list, so the two directions of one report differ in glyph as well
+// as in line style.
+func glyphFor(i int, mode iobench.Mode) draw.GlyphDrawer {
+	if mode == iobench.ModeRead {
+		i += (len(glyphs) + 1) / 2
+	}
+	return glyphs[i%len(glyphs)]
+}
+
+// figure is a plot and its legend, which goes below the axes rather than
+// inside them, where it would hide some curve sooner or later.
+type figure struct {
+	plot   *plot.Plot
+	legend []legendEntry
+}
+
+type legendEntry struct {
+	text   string
+	thumbs []plot.Thumbnailer
+}
+
+func (f *figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
+	f.legend = append(f.legend, legendEntry{text, thumbs})
+}
+
+func newFigure(runs []Run) (*figure, error) {
+	f := &figure{plot: newAxes(runs)}
+	top, err := f.addRuns(runs)
+	if err != nil {
+		return nil, err
+	}
+	// Headroom above the highest bar for the block size labels.
+	f.plot.Y.Min, f.plot.Y.Max = 0, top*1.15
+	if err := addBlockSizes(f.plot, runs, top*1.08); err != nil {
+		return nil, err
+	}
+	if err := f.addKneeLegend(runs); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// newAxes is an empty plot with the title, the axes and a light grid.
+func newAxes(runs []Run) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = plotTitle(runs)
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.Title.Padding = vg.Points(8)
+	p.X.Label.Text = "write size (bytes per write(2))"
+	p.Y.Label.Text = "throughput (MiB/s, 2^20 B/s)"
+	p.X.Scale = log2Scale{}
+	p.X.Tick.Marker = sizeTicker{}
+	p.Y.Tick.Marker = plainTicker{}
+	sans(&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = gridGrey, gridGrey
+	p.Add(grid)
+	return p
+}
+
+// addRuns adds a series per report and direction and returns the highest
+// throughput plotted.
+func (f *figure) addRuns(runs []Run) (top float64, err error) {
+	for i, run := range runs {
+		for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+			rows := modeRows(run.Report.Results, mode)
+			if len(rows) == 0 {
+				continue
+			}
+			s := series{rows: rows, knee: run.Report.kneeFor(mode), color: palette[i%len(palette)],
+				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode)}
+			if err := s.add(f); err != nil {
+				return 0, fmt.Errorf("plot: %s: %w", run.Name, err)
+			}
+			top = max(top, s.top())
+		}
+	}
+	if top <= 0 {
+		return 0, fmt.Errorf("plot: no throughput to plot")
+	}
+	return top, nil
+}
+
+// addKneeLegend explains the ring once, in black, if any curve has one.
+func (f *figure) addKneeLegend(runs []Run) error {
+	for _, run := range runs {
+		if kneeShown(run.Report.Knee) || run.Report.ReadKnee != nil && kneeShown(*run.Report.ReadKnee) {
+			ring, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}})
+			if err != nil {
+				return err
+			}
+			ring.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: thickRing{}}
+			f.addLegend("knee (plateau rule)", ring)
+			return nil
+		}
+	}
+	return nil
+}
+
+// Legend layout: entries fill columns of at most legendRows, at most
+// legendColumns columns side by side under the x axis label.
+const (
+	legendRows    = 3
+	legendColumns = 3
+	legendIndent  = 40 // points: about the width of the y axis
+)
+
+func (f *figure) draw(c draw.Canvas) {
+	// A white page, legend strip included: a transparent SVG is
+	// unreadable in a dark-themed viewer.
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	cols := f.legendColumns()
+	height := vg.Length(0)
+	for _, l := range cols {
+		height = max(height, l.Rectangle(c).Size().Y)
+	}
+	if height > 0 {
+		height += vg.Points(14) // a gap under the axis label, a margin at the foot
+	}
+	f.plot.Draw(draw.Crop(c, 0, 0, height, 0))
+	strip := draw.Crop(c, vg.Points(legendIndent), 0, vg.Points(6), -(c.Size().Y - height))
+	width := strip.Size().X / vg.Length(max(len(cols), 1))
+	for i, l := range cols {
+		left := width * vg.Length(i)
+		l.Draw(draw.Crop(strip, left, left+width-strip.Size().X, 0, 0))
+	}
+}
+
+func (f *figure) legendColumns() []plot.Legend {
+	n := len(f.legend)
+	ncol := min((n+legendRows-1)/legendRows, legendColumns)
+	if ncol == 0 {
+		return nil
+	}
+	rows := (n + ncol - 1) / ncol
+	var cols []plot.Legend
+	for start := 0; start < n; start += rows {
+		l := plot.NewLegend()
+		l.Top, l.Left = true, true
+		l.ThumbnailWidth = vg.Points(24)
+		l.Padding = vg.Points(2)
+		l.TextStyle.Font.Size = vg.Points(11)
+		sans(&l.TextStyle)
+		for _, e := range f.legend[start:min(start+rows, n)] {
+			l.Add(e.text, e.thumbs...)
+		}
+		cols = append(cols, l)
+	}
+	return cols
+}
+
+// sans sets text in Liberation Sans, which reads better at small sizes
+// than gonum's default serif.
+func sans(styles ...*text.Style) {
+	for _, s := range styles {
+		s.Font.Variant = "Sans"
+	}
+}
+
+func plotTitle(runs []Run) string {
+	what := "median per size"
+	if slices.ContainsFunc(runs, func(r Run) bool { return r.Report.Config.Repeat > 1 }) {
+		what += ", bars from min to max over rounds"
+	}
+	if len(runs) == 1 {
+		r := runs[0].Report
+		return fmt.Sprintf("%s throughput by write(2) size: %s on %s\n%s", directionWord(r.Config.Mode),
+			r.FS.Type, orDefault(r.Host.Hostname, "unknown host"), what)
+	}
+	return fmt.Sprintf("throughput by write(2) size, %d reports\n%s", len(runs), what)
+}
+
+// settingsLabel names a report by what was measured: "ext4 native",
+// "gpfs big-endian fsync".
+func settingsLabel(r *Report) string {
+	c := r.Config
+	parts := []string{orDefault(r.FS.Type, "unknown fs"), c.Convert}
+	if c.Fsync {
+		parts = append(parts, "fsync")
+	}
+	if c.Direct {
+		parts = append(parts, "O_DIRECT")
+	}
+	if c.ElementType != "" && c.ElementType != "float64" {
+		parts = append(parts, c.ElementType)
+	}
+	if c.Stride > 1 {
+		parts = append(parts, fmt.Sprintf("stride %d", c.Stride))
+	}
+	if c.Source != "" && c.Source != string(iobench.SourceArray) {
+		parts = append(parts, c.Source)
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
+}
+
+// seriesLabel is the legend text of run i in mode: its settings, with the
+// run's name when another run has the same settings, and the direction
+// when any run measured reads.
+func seriesLabel(runs []Run, i int, mode iobench.Mode) string {
+	label := settingsLabel(runs[i].Report)
+	for j, other := range runs {
+		if j != i && settingsLabel(other.Report) == label {
+			label += " (" + runs[i].Name + ")"
+			break
+		}
+	}
+	for _, run := range runs {
+		if len(modeRows(run.Report.Results, iobench.ModeRead)) > 0 {
+			return label + ", " + string(mode)
+		}
+	}
+	return label
+}
+
+// series is one curve: one report, one direction.
+type series struct {
+	rows  []iobench.SizeResult
+	knee  knee.Result
+	color color.Color
+	glyph draw.GlyphDrawer
+	read  bool
+	label string
+}
+
+func (s series) top() float64 {
+	t := 0.0
+	for _, r := range s.rows {
+		t = max(t, r.MaxMiBPerSec, r.MiBPerSec)
+	}
+	return t
+}
+
+func (s series) add(f *figure) error {
+	p := f.plot
+	xys := make(plotter.XYs, len(s.rows))
+	errs := make(plotter.YErrors, len(s.rows))
+	spread := false
+	for i, r := range s.rows {
+		xys[i] = plotter.XY{X: float64(r.WriteSize), Y: r.MiBPerSec}
+		errs[i].Low, errs[i].High = r.MiBPerSec-r.MinMiBPerSec, r.MaxMiBPerSec-r.MiBPerSec
+		spread = spread || r.MaxMiBPerSec > r.MinMiBPerSec
+	}
+	line, points, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width = s.color, vg.Points(1.5)
+	if s.read {
+		line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	}
+	points.Color, points.Shape, points.Radius = s.color, s.glyph, vg.Points(3)
+	if spread {
+		p.Add(&plotter.YErrorBars{XYs: xys, YErrors: errs, CapWidth: vg.Points(5),
+			LineStyle: draw.LineStyle{Color: s.color, Width: vg.Points(1)}})
+	}
+	p.Add(line, points)
+	f.addLegend(s.label, line, points)
+	return s.addKnee(p)
+}
+
+// addKnee rings the knee and labels it below and to the right, where a
+// curve that rises and then levels off leaves space.
+func (s series) addKnee(p *plot.Plot) error {
+	if !kneeShown(s.knee) {
+		return nil
+	}
+	at := plotter.XYs{{X: float64(s.knee.WriteSize), Y: s.knee.MiBPerSec}}
+	ring, err := plotter.NewScatter(at)
+	if err != nil {
+		return err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: s.color, Radius: vg.Points(8), Shape: thickRing{}}
+	label, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{"knee " + knee.FormatSize(s.knee.WriteSize)}})
+	if err != nil {
+		return err
+	}
+	label.Offset = vg.Point{X: vg.Points(10), Y: vg.Points(-18)}
+	for i := range label.TextStyle {
+		label.TextStyle[i].Color = s.color
+		label.TextStyle[i].Font.Size = vg.Points(11)
+		sans(&label.TextStyle[i])
+	}
+	p.Add(ring, label)
+	return nil
+}
+
+// thickRing is a ring that stands out from the series' own glyphs.
+type thickRing struct{}
+
+// DrawGlyph draws a ring with a 2-point line.
+func (thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(2)})
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	path.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	path.Close()
+	c.Stroke(path)
+}
+
+// addBlockSizes draws a dashed vertical line at each distinct f_bsize,
+// labelled at height y; one line serves every report with that size.
+func addBlockSizes(p *plot.Plot, runs []Run, y float64) error {
+	fsByBlock := map[int64][]string{}
+	for _, run := range runs {
+		if bs := run.Report.FS.BlockSize; bs > 0 && !slices.Contains(fsByBlock[bs], run.Report.FS.Type) {
+			fsByBlock[bs] = append(fsByBlock[bs], run.Report.FS.Type)
+		}
+	}
+	lo, hi := sizeRange(runs)
+	for _, bs := range sortedKeys(fsByBlock) {
+		text := "f_bsize " + knee.FormatSize(bs)
+		if len(runs) > 1 {
+			text += " (" + strings.Join(fsByBlock[bs], ", ") + ")"
+		}
+		// Right of the line, unless that would run off the plot.
+		right := log2Scale{}.Normalize(float64(lo), float64(max(hi, bs)), float64(bs)) < 0.6
+		if err := addVLine(p, float64(bs), y, text, right); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sizeRange is the smallest and largest write size measured in runs.
+func sizeRange(runs []Run) (lo, hi int64) {
+	for _, run := range runs {
+		for _, row := range run.Report.Results {
+			if lo == 0 || row.WriteSize < lo {
+				lo = row.WriteSize
+			}
+			hi = max(hi, row.WriteSize)
+		}
+	}
+	return lo, hi
+}
+
+func addVLine(p *plot.Plot, x, y float64, text string, right bool) error {
+	line, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: y}})
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width = color.Gray{Y: 0x55}, vg.Points(1)
+	line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	label, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: y}}, Labels: []string{text}})
+	if err != nil {
+		return err
+	}
+	label.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(-4)}
+	for i := range label.TextStyle {
+		label.TextStyle[i].Color = color.Gray{Y: 0x33}
+		label.TextStyle[i].YAlign = draw.YTop
+		label.TextStyle[i].Font.Size = vg.Points(10)
+		sans(&label.TextStyle[i])
+		if !right {
+			label.TextStyle[i].XAlign = draw.XRight
+			label.Offset.X = -vg.Points(4)
+		}
+	}
+	p.Add(line, label)
+	return nil
+}
+
+// log2Scale places write sizes by their base-2 logarithm, so each doubling
+// of the size is the same distance along the axis, as in the sweep.
+type log2Scale struct{}
+
+// Normalize returns the log2 distance of x from min as a share of the
+// log2 distance from min to max.
+func (log2Scale) Normalize(min, max, x float64) float64 {
+	lo, hi := math.Log2(min), math.Log2(max)
+	if !(min > 0 && x > 0) || hi == lo {
+		return 0 // only sizes, which are positive, are plotted
+	}
+	return (math.Log2(x) - lo) / (hi - lo)
+}
+
+// maxSizeLabels keeps size labels from running into each other at 8
+// inches wide.
+const maxSizeLabels = 9
+
+// sizeTicker puts a tick at every power of two in range, labelled in
+// binary units ("4 KiB", "64 MiB"); when there are too many to label,
+// only every second (or third, ...) power is, chosen so the labels are
+// the same powers whatever the range.
+type sizeTicker struct{}
+
+// Ticks returns the ticks between min and max.
+func (sizeTicker) Ticks(min, max float64) []plot.Tick {
+	lo, hi := int(math.Ceil(math.Log2(min)-1e-9)), int(math.Floor(math.Log2(max)+1e-9))
+	if lo < 0 {
+		lo = 0
+	}
+	step := (hi - lo + maxSizeLabels) / maxSizeLabels
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		t := plot.Tick{Value: math.Ldexp(1, e)}
+		if step <= 1 || e%step == 0 {
+			t.Label = knee.FormatSize(int64(1) << e)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// plainTicker is gonum's default ticker with labels as plain numbers:
+// "2500", not "2500.00".
+type plainTicker struct{}
+
+// Ticks returns the default ticks between min and max, relabelled.
+func (plainTicker) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+		}
+	}
+	return ticks
+}

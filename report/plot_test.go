@@ -1,0 +1,127 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image"
+	_ "image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// svgTexts returns the text of every <text> element of an SVG document.
+func svgTexts(t *testing.T, svg []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var texts []string
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return texts
+		}
+		if err != nil {
+			t.Fatalf("the SVG does not parse: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			inText = tok.Name.Local == "text"
+			if inText {
+				texts = append(texts, "")
+			}
+		case xml.CharData:
+			if inText {
+				texts[len(texts)-1] += string(tok)
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+}
+
+func TestPlotSVG(t *testing.T) {
+	runs := []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
+	var b bytes.Buffer
+	if err := Plot(&b, "svg", runs); err != nil {
+		t.Fatal(err)
+	}
+	texts := svgTexts(t, b.Bytes())
+	want := []string{
+		// legend: one entry per report and direction, named by settings
+		"ext4 native (ext4.json), write", "gpfs big-endian fsync, write",
+		"ext4 native (mpi.json), write", "ext4 native (mpi.json), read", "knee (plateau rule)",
+		// size ticks, log2, in binary units
+		"1 KiB", "4 KiB", "1 MiB", "64 MiB",
+		// knees and block sizes
+		"knee 2 MiB", "knee 256 KiB", "f_bsize 4 KiB (ext4)", "f_bsize 16 MiB (gpfs)",
+		// axes
+		"write size (bytes per write(2))", "throughput (MiB/s, 2^20 B/s)",
+	}
+	for _, w := range want {
+		if !slices.Contains(texts, w) {
+			t.Errorf("the SVG has no text %q; it has:\n%s", w, strings.Join(texts, "\n"))
+		}
+	}
+	// gpfs is still rising: no knee label for it.
+	for _, txt := range texts {
+		if strings.HasPrefix(txt, "knee ") && txt != "knee 2 MiB" && txt != "knee 256 KiB" && txt != "knee (plateau rule)" {
+			t.Errorf("unexpected knee label %q", txt)
+		}
+	}
+}
+
+func TestPlotPNG(t *testing.T) {
+	var b bytes.Buffer
+	if err := Plot(&b, "png", []Run{{"ext4.json", fixedReport()}}); err != nil {
+		t.Fatal(err)
+	}
+	img, format, err := image.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := image.Rect(0, 0, 8*PlotDPI, 5*PlotDPI)
+	if format != "png" || img.Bounds() != want {
+		t.Errorf("decoded a %s of %v, want a png of %v", format, img.Bounds(), want)
+	}
+}
+
+func TestPlotErrors(t *testing.T) {
+	runs := []Run{{"ext4.json", fixedReport()}}
+	if err := Plot(io.Discard, "pdf", runs); err == nil || !strings.Contains(err.Error(), `"pdf"`) {
+		t.Errorf(`Plot(pdf) error = %v, want it to quote "pdf"`, err)
+	}
+	if err := Plot(io.Discard, "svg", nil); err == nil {
+		t.Error("Plot with no reports: no error")
+	}
+	empty := fixedReport()
+	empty.Results = nil
+	if err := Plot(io.Discard, "svg", []Run{{"empty.json", empty}}); err == nil {
+		t.Error("Plot of a report without results: no error")
+	}
+}
+
+func TestPlotFile(t *testing.T) {
+	dir := t.TempDir()
+	runs := []Run{{"ext4.json", fixedReport()}}
+	for _, name := range []string{"curves.svg", "curves.PNG"} {
+		path := filepath.Join(dir, name)
+		if err := PlotFile(path, runs); err != nil {
+			t.Fatalf("PlotFile(%s): %v", name, err)
+		}
+		if err := PlotFile(path, runs); err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("PlotFile(%s) again: error = %v, want a refusal to overwrite", name, err)
+		}
+	}
+	err := PlotFile(filepath.Join(dir, "curves.pdf"), runs)
+	if err == nil || !strings.Contains(err.Error(), "--output") || !strings.Contains(err.Error(), "curves.pdf") {
+		t.Errorf("PlotFile(curves.pdf) error = %v, want it to name --output and the file", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("%d files in the directory, want the 2 plots and no temporary files", len(entries))
+	}
+}

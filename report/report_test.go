@@ -1,0 +1,253 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+func TestLookup(t *testing.T) {
+	for _, f := range Formats {
+		if r, err := Lookup(f); err != nil || r == nil {
+			t.Errorf("Lookup(%q) = %v, %v; want a reporter", f, r, err)
+		}
+	}
+	_, err := Lookup("yaml")
+	if err == nil || !strings.Contains(err.Error(), `"yaml"`) || !strings.Contains(err.Error(), "markdown") {
+		t.Errorf(`Lookup("yaml") error = %v; want it to quote the value and list the formats`, err)
+	}
+}
+
+var errFull = errors.New("disk full")
+
+// failWriter accepts budget bytes, then fails every write.
+type failWriter struct{ budget int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.budget {
+		w.budget -= len(p)
+		return len(p), nil
+	}
+	n := w.budget
+	w.budget = 0
+	return n, errFull
+}
+
+// TestWriteErrors checks that every output propagates a failed write,
+// whether the first byte fails or one in the middle does.
+func TestWriteErrors(t *testing.T) {
+	outputs := map[string]func(io.Writer) error{
+		"compare":  func(w io.Writer) error { return Compare(w, []Run{{"a", fixedReport()}, {"b", gpfsReport()}}) },
+		"plot svg": func(w io.Writer) error { return Plot(w, "svg", []Run{{"a", fixedReport()}}) },
+		"plot png": func(w io.Writer) error { return Plot(w, "png", []Run{{"a", fixedReport()}}) },
+		"header":   func(w io.Writer) error { return TextHeader(w, fixedReport()) },
+		"body":     func(w io.Writer) error { return TextBody(w, fixedReport()) },
+	}
+	for _, f := range Formats {
+		rep, _ := Lookup(f)
+		outputs[f] = func(w io.Writer) error { return rep(w, mpiReport()) }
+	}
+	for name, out := range outputs {
+		var full bytes.Buffer
+		if err := out(&full); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, budget := range []int{0, full.Len() / 2, full.Len() - 1} {
+			if err := out(&failWriter{budget: budget}); !errors.Is(err, errFull) {
+				t.Errorf("%s, failing after %d bytes: error = %v, want %v", name, budget, err, errFull)
+			}
+		}
+	}
+}
+
+func TestKneeLine(t *testing.T) {
+	base := knee.Result{Found: true, WriteSize: 2 << 20, MiBPerSec: 1900, PlateauMiBPerSec: 2000, Fraction: 0.95,
+		BestSize: 8 << 20, BestMiBPerSec: 2010, KneedleFound: true, KneedleSize: 512 << 10}
+	with := func(f func(*knee.Result)) knee.Result { k := base; f(&k); return k }
+	tests := []struct {
+		name      string
+		k         knee.Result
+		want      []string
+		dontWant  []string
+		noKneedle bool
+	}{
+		{"plateau", with(func(k *knee.Result) { k.Shape = knee.ShapePlateau }),
+			[]string{"knee: 2 MiB (2097152 bytes) at 1900.0 MiB/s", "every size reaches 95% of the 2000.0 MiB/s plateau", "Kneedle", "512 KiB"}, nil, false},
+		{"declines", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 16<<20 }),
+			[]string{"knee: 2 MiB", "peaks around 8 MiB and declines above 16 MiB", "sizes from 2 MiB to 16 MiB reach 95%", "larger writes fall below"}, []string{"every size reaches"}, false},
+		{"declines at once", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 2<<20 }),
+			[]string{"but throughput declines above 2 MiB: only 2 MiB reaches 95%"}, []string{"peaks"}, false},
+		{"flat", with(func(k *knee.Result) { k.Shape, k.WriteSize, k.KneedleFound = knee.ShapeFlat, 1024, false }),
+			[]string{"knee: none", "does not matter", "from 1 KiB up", "smaller --min"}, []string{"Kneedle"}, true},
+		{"rising", with(func(k *knee.Result) {
+			k.Shape, k.Found, k.Reason = knee.ShapeRising, false, "no plateau reached: throughput still rising at 64 MiB; extend --max"
+		}), []string{"knee: none", "still rising at 64 MiB", "--max", "sharpest bend at 512 KiB"}, []string{"every size reaches"}, false},
+		{"too few", knee.Result{Shape: knee.ShapeTooFewPoints, Reason: "need at least 3 write sizes to find a knee, got 2"},
+			[]string{"knee: none (need at least 3 write sizes"}, []string{"Kneedle"}, true},
+		{"agreeing Kneedle", with(func(k *knee.Result) { k.Shape, k.KneedleSize = knee.ShapePlateau, 2<<20 }),
+			[]string{"the Kneedle method agrees"}, nil, false},
+		{"report without shape", with(func(k *knee.Result) { k.Shape, k.KneedleFound = "", false }),
+			[]string{"knee: 2 MiB", "every size reaches"}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := KneeLine(tt.k)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("KneeLine = %q\nwant it to contain %q", got, w)
+				}
+			}
+			for _, w := range tt.dontWant {
+				if strings.Contains(got, w) {
+					t.Errorf("KneeLine = %q\nwant it without %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSetResultsStability(t *testing.T) {
+	r := fixedReport()
+	if r.KneeStability == nil {
+		t.Fatal("KneeStability is nil after 3 rounds")
+	}
+	if diff := cmp.Diff([]int64{1 << 20, 2 << 20, 2 << 20}, r.KneeStability.Knees); diff != "" {
+		t.Errorf("knees by round (-want +got):\n%s", diff)
+	}
+	r.Config.Repeat = 2
+	r.SetResults(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
+		func(iobench.Mode, int64) float64 { return 100 })})
+	if r.KneeStability != nil {
+		t.Errorf("KneeStability = %+v after 2 rounds, want nil", r.KneeStability)
+	}
+}
+
+func TestRoundCurvesSkipsEmptyRounds(t *testing.T) {
+	s := func(round int, size int64) iobench.Sample {
+		return iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: iobench.MiB}
+	}
+	got := RoundCurves([]iobench.Sample{s(3, 1024), s(1, 1024), s(1, 2048), {Run: iobench.Run{Mode: iobench.ModeRead, Round: 2}}}, iobench.ModeWrite)
+	want := [][]knee.Point{{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}, {{Size: 1024, MiBPerSec: 1}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RoundCurves (-want +got):\n%s", diff)
+	}
+}
+
+func TestShellJoin(t *testing.T) {
+	got := ShellJoin([]string{"iobench", "--dir", "/mnt/my data", "--sizes=4KiB,1MiB", "it's", "<dir>/x", "a;b"})
+	want := `iobench --dir '/mnt/my data' --sizes=4KiB,1MiB 'it'\''s' <dir>/x 'a;b'`
+	if got != want {
+		t.Errorf("ShellJoin = %s\nwant        %s", got, want)
+	}
+}
+
+func TestAnonymize(t *testing.T) {
+	orig := mpiReport()
+	orig.Warnings = append(orig.Warnings, "cannot remove /scratch/alice/run2/iobench-0003.dat on node18: busy",
+		"nothing written to /scratch/alice/run2.", "/scratch/alice/run2x is not /scratch/alice/run2")
+	orig.FS.SuperOptions = "rw,vers=4.2,addr=10.1.2.3,clientaddr=10.1.2.99"
+	anon := Anonymize(orig, fixtureUser)
+	var out bytes.Buffer
+	for _, f := range []Reporter{Markdown, JSON, Text, CSV, Gobench} {
+		if err := f(&out, anon); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, secret := range []string{"alice", "node17", "node18", "cluster", "example.org", "scratch", "nvme0n1", "10.1.2", "/home"} {
+		if i := strings.Index(out.String(), secret); i >= 0 {
+			t.Errorf("anonymized output still holds %q: ...%s...", secret, out.String()[max(i-60, 0):min(i+60, out.Len())])
+		}
+	}
+	for _, want := range []string{"<host>", "<host-2>", "<dir>", "<mount>", "<device>", "addr=<addr>", "<dir>/iobench-0003.dat on <host-2>", "written to <dir>.", "<mount>/<user>/run2x is not <dir>"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("anonymized output lacks %q", want)
+		}
+	}
+	if orig.Host.Hostname != fixtureHost || orig.MPI.Hosts[1] != "node18.cluster.example.org" || orig.FS.Dir != "/scratch/alice/run2" {
+		t.Error("Anonymize changed the report it was given")
+	}
+	if diff := cmp.Diff(anon, Anonymize(orig, fixtureUser)); diff != "" {
+		t.Errorf("Anonymize is not stable (-first +second):\n%s", diff)
+	}
+}
+
+func TestAnonymizePlaceholdersAreNotRescanned(t *testing.T) {
+	r := fixedReport()
+	r.Host.Hostname = "dir" // a name that is also a placeholder's word
+	r.Warnings = []string{"host dir is slow"}
+	got := Anonymize(r, "host").Warnings[0]
+	if got != "<user> <host> is slow" {
+		t.Errorf("warning = %q, want %q", got, "<user> <host> is slow")
+	}
+}
+
+func TestReadJSONFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var b bytes.Buffer
+	if err := JSON(&b, fixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	good := write("good.json", b.String())
+	got, err := ReadJSONFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(fixedReport(), got); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	bad := []struct{ name, content, want string }{
+		{"syntax.json", "{\n  \"tool\": {\n    \"name\": \"iobench\",\n  }\n}\n", "syntax.json: line 4: malformed JSON"},
+		{"type.json", "{\n\"tool\": {\"name\": \"iobench\"},\n\"results\": 3\n}", "type.json: line 3"},
+		{"empty.json", "", "empty.json: line 1: malformed JSON"},
+		{"other.json", `{"tool": {"name": "fio"}, "results": [{}]}`, `other.json: not an iobench JSON report (tool.name is "fio"`},
+		{"array.json", `[1, 2]`, "array.json: line 1"},
+		{"noresults.json", `{"tool": {"name": "iobench"}, "results": []}`, "noresults.json: iobench report without results"},
+	}
+	for _, tt := range bad {
+		_, err := ReadJSONFile(write(tt.name, tt.content))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadJSONFile(%s) error = %v, want it to contain %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := ReadJSONFile(filepath.Join(dir, "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("missing file: error = %v, want it to name the file", err)
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	if err := Compare(io.Discard, nil); err == nil {
+		t.Error("Compare with no reports: no error")
+	}
+	if err := Compare(io.Discard, []Run{{"x.json", nil}}); err == nil || !strings.Contains(err.Error(), "x.json") {
+		t.Errorf("Compare with a nil report: error = %v, want it to name x.json", err)
+	}
+}
+
+func TestAnonymizeRelativeDir(t *testing.T) {
+	r := fixedReport()
+	r.FS.Dir = "data"
+	r.Command = []string{"iobench", "--dir", "data", "--dir=data", "--size", "1GiB"}
+	a := Anonymize(r, "")
+	if diff := cmp.Diff([]string{"iobench", "--dir", "<dir>", "--dir=<dir>", "--size", "1GiB"}, a.Command); diff != "" {
+		t.Errorf("command (-want +got):\n%s", diff)
+	}
+	if a.FS.Dir != "<dir>" || !strings.HasPrefix(a.Warnings[0], "the data (256 MiB)") {
+		t.Errorf("dir %q, warning %q: want <dir>, and the word data kept in messages", a.FS.Dir, a.Warnings[0])
+	}
+}

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// Text writes the header, the results table and the knee.
+func Text(w io.Writer, r *Report) error {
+	var p printer
+	p.textHeader(r)
+	p.textBody(r)
+	return p.flushTo(w)
+}
+
+// TextHeader is what statvfs and the plan say, printed before any run so
+// a user sees at once what is being measured.
+func TextHeader(w io.Writer, r *Report) error {
+	var p printer
+	p.textHeader(r)
+	return p.flushTo(w)
+}
+
+// TextBody is the results table, the knee and the warnings.
+func TextBody(w io.Writer, r *Report) error {
+	var p printer
+	p.textBody(r)
+	return p.flushTo(w)
+}
+
+func (p *printer) textHeader(r *Report) {
+	fs := r.FS
+	p.f("iobench %s: write throughput by write(2) size\n", r.Tool.Version)
+	p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
+	p.f("fs:         %s (f_type %s, %s), mounted at %s from %s\n", fs.Type, fs.MagicHex, fs.MagicName, fs.MountPoint, fs.Device)
+	p.f("options:    %s\n", fs.MountOptions)
+	p.f("blocks:     f_bsize %d B, f_frsize %d B, st_blksize %d B\n", fs.BlockSize, fs.FragmentSize, fs.IOBlockSize)
+	p.f("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
+	c := r.Config
+	if c.TotalBytes > 0 {
+		p.f("data:       %s\n", dataLine(c))
+		if c.Profile != "" {
+			p.f("profile:    %s\n", profileLine(c))
+		}
+		p.f("conversion: %s byte order, stride %d\n", c.Convert, c.Stride)
+		p.f("timing:     %s\n", timingLine(c))
+	}
+	if r.MPI != nil {
+		p.f("mpi:        %s\n", mpiLine(r.MPI))
+	}
+}
+
+func dataLine(c Config) string {
+	return fmt.Sprintf("%d %s elements = %d B (%s) per run; source %s (%s in memory)",
+		c.Count, c.ElementType, c.TotalBytes, humanize.IBytes(uint64(c.TotalBytes)), c.Source, humanize.IBytes(uint64(c.SourceBytes)))
+}
+
+// GfortranProfile is the profile whose write sizes are defined as element
+// counts (the libgfortran buffer experiment of GCC PR 91030), so tables
+// show each size in elements as well as bytes.
+const GfortranProfile = "gfortran-pr91030"
+
+func elementsColumn(c Config) bool { return c.Profile == GfortranProfile && c.ElementSize > 0 }
+
+func profileLine(c Config) string {
+	s := c.Profile
+	if c.ProfileWhy != "" {
+		s += ": " + c.ProfileWhy
+	}
+	if elementsColumn(c) {
+		s += fmt.Sprintf("; write sizes are defined in %s elements of %d B (the elements column)", c.ElementType, c.ElementSize)
+	}
+	return s
+}
+
+func symlinkNote(r *Report) string {
+	if r.FS.DirIsSymlink {
+		return fmt.Sprintf(" (--dir %s is a symlink)", r.FS.Dir)
+	}
+	return ""
+}
+
+func timingLine(c Config) string {
+	parts := []string{"open..close on a monotonic clock"}
+	if c.Fsync {
+		parts = append(parts, "fsync inside the timing")
+	} else {
+		parts = append(parts, "no fsync")
+	}
+	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
+	parts = append(parts, fmt.Sprintf("%d round(s), %s order", c.Repeat, c.Order))
+	if c.Order == string(iobench.Shuffled) {
+		parts[len(parts)-1] += fmt.Sprintf(" (seed %d)", c.Seed)
+	}
+	if c.Mode != string(iobench.ModeWrite) {
+		parts = append(parts, "reads after "+c.CacheDrop+" cache drop")
+	}
+	if c.Direct {
+		parts = append(parts, "O_DIRECT")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (p *printer) textBody(r *Report) {
+	p.f("warm-up:    %s\n", ranOrNot(r))
+	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+		rows := modeRows(r.Results, mode)
+		if len(rows) == 0 {
+			continue
+		}
+		k := r.kneeFor(mode)
+		p.f("\n%s\n", mode)
+		p.textTable(r, rows, k)
+		p.f("\n%s\n", strings.Join(chart(rows, k), "\n"))
+		p.f("\n%s\n", KneeLine(k))
+		if mode == r.primaryMode() && r.KneeStability != nil {
+			p.f("%s\n", StabilityLine(*r.KneeStability))
+		}
+		if r.MPI != nil {
+			p.textRanks(r, rows)
+		}
+	}
+	p.textRecommendation(r)
+	if r.KeptFile != "" {
+		p.f("kept data file: %s\n", r.KeptFile)
+	}
+	for _, warn := range r.Warnings {
+		p.f("warning: %s\n", warn)
+	}
+	if r.Incomplete {
+		p.f("INCOMPLETE: %s\n", r.Error)
+	}
+}
+
+func ranOrNot(r *Report) string {
+	if r.WarmupRan {
+		return "one untimed pass at the largest size ran first"
+	}
+	return "none"
+}
+
+func (r *Report) kneeFor(mode iobench.Mode) knee.Result {
+	if mode == iobench.ModeRead && r.ReadKnee != nil {
+		return *r.ReadKnee
+	}
+	return r.Knee
+}
+
+func modeRows(rows []iobench.SizeResult, mode iobench.Mode) []iobench.SizeResult {
+	var out []iobench.SizeResult
+	for _, row := range rows {
+		if row.Mode == mode {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result) {
+	cols := tableColumns(r, rows)
+	lines := []string{strings.Join(cols.head(), "\t") + "\t"}
+	for _, row := range rows {
+		cells := cols.cells(row, k)
+		lines = append(lines, strings.Join(cells, "\t")+"\t "+bar(plateauShare(row, k))+kneeMark(row, k))
+	}
+	p.WriteString(tabulate(lines))
+	if cols.repeated && anyWide(rows) {
+		p.f("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*iobench.WideCV)
+	}
+}
+
+func kneeMark(row iobench.SizeResult, k knee.Result) string {
+	if kneeShown(k) && row.WriteSize == k.WriteSize {
+		return " <- knee"
+	}
+	return ""
+}
+
+func anyWide(rows []iobench.SizeResult) bool {
+	for _, r := range rows {
+		if r.WideSpread {
+			return true
+		}
+	}
+	return false
+}
+
+const barWidth = 20
+
+func bar(frac float64) string {
+	n := int(frac*barWidth + 0.5)
+	n = min(max(n, 0), barWidth)
+	return strings.Repeat("#", n) + strings.Repeat(".", barWidth-n)
+}
