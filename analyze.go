@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/analyze"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+)
+
+func analyzeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv, markdown"},
+		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
+	}
+}
+
+// analyzeAction reports knee and recommendation for saved results: iobench
+// JSON or CSV, or the reference program's text output.
+func analyzeAction(c *cli.Context) error {
+	if !c.Args().Present() {
+		return usagef("analyze: name at least one file (iobench JSON or CSV, or pr91030-bench output; - for stdin)")
+	}
+	reporter, err := analyzeReporter(c.String("format"))
+	if err != nil {
+		return err
+	}
+	if err := checkFraction(c.Float64("knee-fraction")); err != nil {
+		return asUsage(err)
+	}
+	for _, path := range c.Args().Slice() {
+		if err := analyzeOne(c, path, reporter); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func analyzeReporter(format string) (report.Reporter, error) {
+	switch format {
+	case "text", "json", "csv", "markdown":
+		return report.Lookup(format)
+	}
+	return nil, usagef("--format: unknown format %q for analyze (valid: text, json, csv, markdown)", format)
+}
+
+func analyzeOne(c *cli.Context, path string, reporter report.Reporter) error {
+	in, err := analyze.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	rep := in.Report
+	if c.IsSet("knee-fraction") || rep.Config.KneeFraction == 0 {
+		rep.Config.KneeFraction = c.Float64("knee-fraction")
+	}
+	rep.SetResults(in.Result())
+	mode := iobench.ModeWrite
+	if rep.Config.Mode == string(iobench.ModeRead) {
+		mode = iobench.ModeRead
+	}
+	rep.Recommendation = advice.Recommend(rep.Knee, report.Curve(rep.Results, mode), rep.FS)
+	for _, n := range in.Notes {
+		rep.Warnings = append(rep.Warnings, in.Name+": "+n)
+	}
+	if c.String("format") == "text" {
+		if err := originalTable(c.App.Writer, in); err != nil {
+			return err
+		}
+	}
+	return reporter(c.App.Writer, rep)
+}
+
+// originalTable shows the reference program's own figures beside the
+// corrected ones, so a reader can match them with what was pasted.
+func originalTable(w io.Writer, in *analyze.Input) error {
+	if len(in.Original) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "%s: pr91030-bench output; bs counts doubles and its MiB/s is Mi-doubles/s\n%10s %14s %14s %14s\n",
+		in.Name, "bs", "printed MiB/s", "write bytes", "true MiB/s"); err != nil {
+		return err
+	}
+	for _, o := range in.Original {
+		if _, err := fmt.Fprintf(w, "%10d %14.2f %14d %14.2f\n", o.BS, o.MiBPerSec, o.WriteSize, o.TrueMiBPerSec); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}

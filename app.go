@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/report"
+)
+
+const version = "0.1.0"
+
+// run is the whole command, testable without a process: arguments in,
+// output to the writers given, an error out.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	app := newApp(stdout, stderr)
+	return app.RunContext(ctx, args)
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	onUsage := func(_ *cli.Context, err error, _ bool) error { return asUsage(err) }
+	return &cli.App{
+		Name:            "iobench",
+		Usage:           "measure write throughput by write(2) size, find the knee, recommend a buffer size",
+		Version:         version,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Flags:           sweepFlags(),
+		Action:          sweepAction,
+		OnUsageError:    onUsage,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		HideHelpCommand: true,
+		Commands: []*cli.Command{
+			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
+			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE...", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
+			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
+			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
+		},
+	}
+}
+
+// toolInfo names this build, with its VCS revision when Go recorded one.
+func toolInfo() report.Tool {
+	t := report.Tool{Name: "iobench", Version: version, GoVersion: runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				t.Revision = s.Value
+			}
+		}
+	}
+	return t
+}
+
+func profilesAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	return profile.Describe(c.App.Writer)
+}

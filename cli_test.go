@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// runCLI runs the command in-process and returns stdout, stderr and the
+// exit code main would use.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), append([]string{"iobench"}, args...), &out, &errb)
+	code := exitCode(err, &errb)
+	return out.String(), errb.String(), code
+}
+
+// smallSweep is a quick sweep: 4 MiB of data, 1 KiB .. 1 MiB.
+func smallSweep(dir string, extra ...string) []string {
+	return append([]string{"sweep", "--dir", dir, "--size", "4MiB", "--max", "1MiB", "--sync", "none", "--no-progress"}, extra...)
+}
+
+func dirEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+type jsonDoc struct {
+	FS struct {
+		BlockSize int64  `json:"block_size"`
+		Type      string `json:"type"`
+		Magic     int64  `json:"magic"`
+	} `json:"fs"`
+	Config struct {
+		Count       int64  `json:"count"`
+		ElementType string `json:"element_type"`
+		TotalBytes  int64  `json:"total_bytes"`
+		Source      string `json:"source"`
+		Sync        string `json:"sync"`
+		Fsync       bool   `json:"fsync"`
+		Repeat      int    `json:"repeat"`
+	} `json:"config"`
+	Results []struct {
+		WriteSize  int64   `json:"write_size"`
+		MiBPerSec  float64 `json:"mib_per_s"`
+		Min        float64 `json:"min_mib_per_s"`
+		Max        float64 `json:"max_mib_per_s"`
+		WriteCalls int64   `json:"write_calls"`
+		Samples    []struct {
+			Seconds float64 `json:"seconds"`
+			Bytes   int64   `json:"bytes"`
+		} `json:"samples"`
+	} `json:"results"`
+	Knee struct {
+		Found     bool    `json:"found"`
+		WriteSize int64   `json:"write_size"`
+		MiBPerSec float64 `json:"mib_per_s"`
+		Plateau   float64 `json:"plateau_mib_per_s"`
+		Fraction  float64 `json:"fraction"`
+		Shape     string  `json:"shape"`
+		Reason    string  `json:"reason"`
+	} `json:"knee"`
+	Warnings   []string `json:"warnings"`
+	WarmupRan  bool     `json:"warmup_ran"`
+	Incomplete bool     `json:"incomplete"`
+	Error      string   `json:"error"`
+	Tool       struct {
+		Version string `json:"version"`
+	} `json:"tool"`
+	Command   []string `json:"command"`
+	StartTime string   `json:"start_time"`
+	Host      struct {
+		Hostname string `json:"hostname"`
+	} `json:"host"`
+}
+
+func decodeJSON(t *testing.T, s string) jsonDoc {
+	t.Helper()
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, s)
+	}
+	return doc
+}
+
+func TestSweepJSON(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	doc := decodeJSON(t, out)
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	if doc.FS.BlockSize != st.Bsize || doc.FS.Magic != int64(st.Type) || doc.FS.Type == "" {
+		t.Errorf("fs = %+v, want block_size %d magic %d", doc.FS, st.Bsize, st.Type)
+	}
+	if len(doc.Results) != 11 || doc.Results[0].WriteSize != 1024 || doc.Results[10].WriteSize != 1<<20 {
+		t.Fatalf("got %d results, want 11 from 1024 to 1048576", len(doc.Results))
+	}
+	for _, r := range doc.Results {
+		if r.MiBPerSec <= 0 || len(r.Samples) != 1 || r.Samples[0].Bytes != 4<<20 || r.WriteCalls != (4<<20)/r.WriteSize {
+			t.Errorf("row %+v: want positive MiB/s, one 4 MiB sample, %d calls", r, (4<<20)/r.WriteSize)
+		}
+	}
+	c := doc.Config
+	if c.Count != 4<<20/8 || c.ElementType != "float64" || c.TotalBytes != 4<<20 || c.Source != "array" || c.Sync != "none" || c.Repeat != 1 {
+		t.Errorf("config = %+v", c)
+	}
+	// A 4 MiB sweep is noisy: the knee may be missing, but never unexplained.
+	k := doc.Knee
+	if k.Shape == "" || k.Plateau <= 0 || k.Fraction != 0.95 || (k.Found != (k.WriteSize > 0)) || (!k.Found && k.Reason == "") {
+		t.Errorf("knee = %+v, want a shape, plateau, fraction, and a size or a reason", k)
+	}
+	if !doc.WarmupRan || doc.Incomplete || doc.Tool.Version == "" || len(doc.Command) == 0 || doc.StartTime == "" || doc.Host.Hostname == "" {
+		t.Errorf("meta: warmup %v incomplete %v tool %q command %v start %q host %q", doc.WarmupRan, doc.Incomplete, doc.Tool.Version, doc.Command, doc.StartTime, doc.Host.Hostname)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left in --dir: %v", left)
+	}
+}
+
+func TestNoCommandRunsTheSweep(t *testing.T) {
+	dir := t.TempDir()
+	args := smallSweep(dir, "--format", "json")[1:]
+	out, errOut, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if doc := decodeJSON(t, out); len(doc.Results) != 11 {
+		t.Errorf("got %d results, want 11", len(doc.Results))
+	}
+}
+
+func TestTextReport(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"f_bsize", "st_blksize", "mounted at", "1 KiB", "1048576", "MiB/s", "knee:", "% plateau"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "round 1/1") {
+		t.Errorf("stderr lacks the per-run lines:\n%s", errOut)
+	}
+}
+
+func TestCSVHasARowPerRun(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "csv", "--repeat", "2", "--max", "4KiB")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1+3*2 || !strings.HasPrefix(lines[0], "mode,write_size,round") {
+		t.Errorf("CSV has %d lines, want header + 6 runs:\n%s", len(lines), out)
+	}
+}
+
+func TestOutputFileIsWrittenAndNeverOverwritten(t *testing.T) {
+	dir := t.TempDir()
+	outFile := filepath.Join(t.TempDir(), "r.json")
+	_, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "-o", outFile, "--max", "4KiB")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeJSON(t, string(data))
+	_, errOut, code = runCLI(t, smallSweep(dir, "--format", "json", "-o", outFile)...)
+	if code != 2 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second run: exit %d, stderr %q; want 2 and 'already exists'", code, errOut)
+	}
+	if again, _ := os.ReadFile(outFile); !bytes.Equal(again, data) {
+		t.Error("the existing report was changed")
+	}
+}
+
+func TestBadInputIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dir", dir, "--min", "3KiB"}, `--min: "3KiB" is not a power of two`},
+		{[]string{"--dir", dir, "--min", "1MiB", "--max", "4KiB"}, `--min: "1MiB" is larger than --max "4KiB"`},
+		{[]string{"--dir", dir, "--count", "0"}, `--count: "0" must be positive`},
+		{[]string{"--dir", dir, "--count", "-5"}, `--count: "-5" must be positive`},
+		{[]string{"--dir", dir, "--count", "10", "--size", "1MiB"}, "--count and --size: give one, not both"},
+		{[]string{"--dir", dir, "--size", "1MiB", "--max", "64MiB"}, "--sizes: write size 2097152 bytes is larger than the data (1048576 bytes)"},
+		{[]string{"--dir", dir, "--convert", "middle-endian"}, `--convert: `},
+		{[]string{"--dir", dir, "--type", "int128"}, `--type: `},
+		{[]string{"--dir", dir, "--format", "xml"}, `--format: unknown format "xml"`},
+		{[]string{"--dir", dir, "--source", "disk"}, `--source: unknown value "disk"`},
+		{[]string{"--dir", filepath.Join(dir, "nope")}, `does not exist`},
+		{[]string{"--dir", file}, `is not a directory`},
+		{[]string{"--dir", dir, "--sizes", "4KiB,banana"}, `--sizes: "banana" is not a byte size`},
+		{[]string{"--dir", dir, "--repeat", "x"}, `repeat`},
+		{[]string{"--dir", dir, "--bogus"}, `bogus`},
+		{[]string{"--dir", dir, "stray"}, `unexpected argument "stray"`},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if left := dirEntries(t, dir); len(left) != 1 {
+		t.Errorf("bad input touched --dir: %v", left)
+	}
+}
+
+func TestInfoWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "info", "--dir", dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if doc := decodeJSON(t, out); doc.FS.BlockSize <= 0 {
+		t.Errorf("info JSON block_size = %d", doc.FS.BlockSize)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("info wrote %v", left)
+	}
+}

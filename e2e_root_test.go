@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mountTmpfs mounts a small tmpfs for one test; it skips unless root and
+// allowed to mount.
+func mountTmpfs(t *testing.T, opts string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a tmpfs")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount tmpfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return dir
+}
+
+func TestPreflightRefusesASweepLargerThanFreeSpace(t *testing.T) {
+	dir := mountTmpfs(t, "size=8m")
+	prefill(t, dir)
+	before := snapshot(t, dir)
+	r := runBinary(t, "sweep", "--dir", dir, "--size", "16MiB", "--max", "1MiB", "--no-progress")
+	if r.code != 1 || !strings.Contains(r.stderr, "available, the sweep needs") || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("exit %d stderr %q; want 1 and the space refusal", r.code, r.stderr)
+	}
+	assertUntouched(t, dir, before)
+}
+
+func TestForcedSweepHitsENOSPCAndCleansUp(t *testing.T) {
+	dir := mountTmpfs(t, "size=8m")
+	prefill(t, dir)
+	before := snapshot(t, dir)
+	report := filepath.Join(t.TempDir(), "partial.json")
+	r := runBinary(t, "sweep", "--dir", dir, "--size", "16MiB", "--max", "1MiB", "--force",
+		"--warmup=false", "--format", "json", "-o", report, "--no-progress")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"no space left on the file system (ENOSPC)", "1024-byte calls", "after "} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, r.stderr)
+		}
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("the partial report was not written: %v", err)
+	}
+	if doc := decodeJSON(t, string(data)); !doc.Incomplete || !strings.Contains(doc.Error, "ENOSPC") {
+		t.Errorf("report: incomplete %v error %q", doc.Incomplete, doc.Error)
+	}
+	assertUntouched(t, dir, before)
+}
+
+func TestReadOnlyFileSystemIsRefusedBeforeAnyWrite(t *testing.T) {
+	dir := mountTmpfs(t, "size=4m,ro")
+	r := runBinary(t, "sweep", "--dir", dir, "--size", "1MiB", "--max", "4KiB", "--no-progress")
+	if r.code != 1 || !strings.Contains(r.stderr, "read-only file system") {
+		t.Errorf("exit %d stderr %q; want 1 and a read-only error", r.code, r.stderr)
+	}
+}
+
+func TestSweepOnTmpfsWarnsItMeasuresMemory(t *testing.T) {
+	dir := mountTmpfs(t, "size=16m")
+	r := runBinary(t, "sweep", "--dir", dir, "--size", "4MiB", "--max", "64KiB", "--format", "json", "--no-progress")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	doc := decodeJSON(t, r.stdout)
+	if doc.FS.Type != "tmpfs" || !strings.Contains(strings.Join(doc.Warnings, "\n"), "tmpfs") {
+		t.Errorf("fs type %q warnings %q", doc.FS.Type, doc.Warnings)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

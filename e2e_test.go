@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// iobenchBin is the iobench command built once for the end-to-end tests.
+var iobenchBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "iobench-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	iobenchBin = filepath.Join(dir, "iobench")
+	build := exec.Command("go", "build", "-o", iobenchBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building iobench:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runBinary(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(iobenchBin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+func TestBinaryUsageErrorExitsTwoWithoutPanic(t *testing.T) {
+	r := runBinary(t, "sweep", "--dir", t.TempDir(), "--max", "3MiB")
+	if r.code != 2 || r.stderr != "iobench: --max: \"3MiB\" is not a power of two\n" {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "goroutine") {
+		t.Errorf("panic trace: %s", r.stderr)
+	}
+}
+
+// snapshot records every file under dir with a hash of its content.
+func snapshot(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	files := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		files[p] = sha256.Sum256(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// prefill puts users' files in dir, including names close to iobench's own.
+func prefill(t *testing.T, dir string) {
+	t.Helper()
+	for _, name := range []string{"results.dat", "out.dat", ".iobench-1-000000000000-1-0.dat", "notes.txt"} {
+		data := make([]byte, 4096)
+		_, _ = rand.Read(data)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func assertUntouched(t *testing.T, dir string, before map[string][32]byte) {
+	t.Helper()
+	after := snapshot(t, dir)
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("%s was changed or removed", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s was left behind", p)
+		}
+	}
+}
+
+func TestSweepInAPrefilledDirectoryLeavesItAsFound(t *testing.T) {
+	dir := t.TempDir()
+	prefill(t, dir)
+	before := snapshot(t, dir)
+	r := runBinary(t, smallSweep(dir, "--verify", "--convert", "big-endian")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	assertUntouched(t, dir, before)
+}
+
+func TestInterruptStopsCleansUpAndReports(t *testing.T) {
+	dir := t.TempDir()
+	prefill(t, dir)
+	before := snapshot(t, dir)
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
+		"--repeat", "200", "--sync", "none", "--format", "json", "--no-progress")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, "round 2/200")
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Errorf("took %v to stop after SIGINT, want under a second or so", waited)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code %d, want 130", code)
+	}
+	doc := decodeJSON(t, out.String())
+	if !doc.Incomplete || len(doc.Results) != 1 || len(doc.Results[0].Samples) < 2 || !strings.Contains(doc.Error, "interrupted") {
+		t.Errorf("partial report: incomplete %v, %d rows, error %q", doc.Incomplete, len(doc.Results), doc.Error)
+	}
+	assertUntouched(t, dir, before)
+}
+
+// waitForLines reads stderr until a line contains want, then drains the
+// rest in the background.
+func waitForLines(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
+	t.Helper()
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), want) {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return
+		}
+	}
+	t.Fatalf("stderr ended before %q", want)
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/report"
+)
+
+func sweepFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
+		&cli.StringFlag{Name: "count", Usage: "elements per run (default 250000000 = 2.5e8, 2 GB of float64)"},
+		&cli.StringFlag{Name: "size", Usage: "bytes per run instead of --count, e.g. 256MiB"},
+		&cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"},
+		&cli.StringFlag{Name: "max", Value: "64MiB", Usage: "largest write size, a power of two"},
+		&cli.StringFlag{Name: "sizes", Usage: "explicit write sizes instead of --min/--max, e.g. 4KiB,1MiB"},
+		&cli.IntFlag{Name: "repeat", Value: 1, Usage: "rounds; each round runs every size once"},
+		&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled (default: shuffled when --repeat > 1)"},
+		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed (default: from the clock, recorded in the report)"},
+		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing"},
+		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
+		&cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"},
+		&cli.StringFlag{Name: "source", Value: "array", Usage: "array (whole data set in memory) or window (memory ~2x the largest write)"},
+		&cli.BoolFlag{Name: "force", Usage: "skip the free-space check"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this new file (atomically) instead of stdout"},
+		&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: native, big-endian, little-endian, swap"},
+		&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: int32, int64, float32, float64, complex64, complex128"},
+		&cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"},
+		&cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"},
+		&cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"},
+		&cli.StringFlag{Name: "mode", Value: "write", Usage: "direction: write, read, both"},
+		&cli.BoolFlag{Name: "direct", Usage: "open with O_DIRECT"},
+		&cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"},
+		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
+		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
+		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
+		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file (default: a file per rank)"},
+		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks (default: per rank, as IOR's block size)"},
+	}
+}
+
+// configFromFlags turns flags into a plan; every error names its flag.
+func configFromFlags(c *cli.Context) (iobench.Config, error) {
+	cfg := iobench.DefaultConfig()
+	cfg.Dir = c.String("dir")
+	var err error
+	if cfg.Type, err = convert.ParseType(c.String("type")); err != nil {
+		return cfg, fmt.Errorf("--type: %w", err)
+	}
+	if cfg.Convert, err = convert.ParseOrder(c.String("convert")); err != nil {
+		return cfg, fmt.Errorf("--convert: %w", err)
+	}
+	if cfg.Count, err = countFromFlags(c, cfg.ElemSize()); err != nil {
+		return cfg, err
+	}
+	if cfg.Sizes, err = sizesFromFlags(c); err != nil {
+		return cfg, err
+	}
+	cfg.Repeat = c.Int("repeat")
+	cfg.Order = iobench.Order(c.String("order"))
+	if !c.IsSet("order") {
+		cfg.Order = iobench.Ascending
+		if cfg.Repeat > 1 {
+			cfg.Order = iobench.Shuffled
+		}
+	}
+	cfg.Seed = c.Uint64("seed")
+	cfg.Fsync = c.Bool("fsync")
+	cfg.Sync = iobench.SyncMode(c.String("sync"))
+	cfg.Warmup = c.Bool("warmup")
+	cfg.Source = iobench.SourceKind(c.String("source"))
+	cfg.Force = c.Bool("force")
+	cfg.Stride = c.Int("stride")
+	cfg.Verify = c.Bool("verify")
+	cfg.Keep = c.Bool("keep")
+	cfg.Mode = iobench.Mode(c.String("mode"))
+	cfg.Direct = c.Bool("direct")
+	if c.Bool("drop-caches") {
+		cfg.Drop = iobench.DropCaches
+	}
+	return cfg, nil
+}
+
+func countFromFlags(c *cli.Context, elemSize int64) (int64, error) {
+	switch {
+	case c.IsSet("count") && c.IsSet("size"):
+		return 0, fmt.Errorf("--count and --size: give one, not both")
+	case c.IsSet("size"):
+		n, err := parseBytes("--size", c.String("size"))
+		if err != nil {
+			return 0, err
+		}
+		if n%elemSize != 0 {
+			return 0, fmt.Errorf("--size: %q is not a whole number of %d-byte elements", c.String("size"), elemSize)
+		}
+		return n / elemSize, nil
+	case c.IsSet("count"):
+		return parseCount(c.String("count"))
+	}
+	return iobench.DefaultCount, nil
+}
+
+// parseCount accepts 250000000 and 2.5e8, as the reference program's
+// output writes it.
+func parseCount(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n <= 0 {
+			return 0, fmt.Errorf("--count: %q must be positive", s)
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || f <= 0 || f > math.MaxInt64/16 {
+		return 0, fmt.Errorf("--count: %q is not a positive whole number", s)
+	}
+	return int64(f), nil
+}
+
+func parseBytes(flag, s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n == 0 || n > math.MaxInt64/16 {
+		return 0, fmt.Errorf("%s: %q is not a byte size like 4096, 4KiB or 1MiB", flag, s)
+	}
+	return int64(n), nil
+}
+
+func sizesFromFlags(c *cli.Context) ([]int64, error) {
+	if c.IsSet("sizes") {
+		if c.IsSet("min") || c.IsSet("max") {
+			return nil, fmt.Errorf("--sizes: give either --sizes or --min/--max, not both")
+		}
+		return parseSizeList(c.String("sizes"))
+	}
+	lo, err := powerOfTwo("--min", c.String("min"))
+	if err != nil {
+		return nil, err
+	}
+	hi, err := powerOfTwo("--max", c.String("max"))
+	if err != nil {
+		return nil, err
+	}
+	if lo > hi {
+		return nil, fmt.Errorf("--min: %q is larger than --max %q", c.String("min"), c.String("max"))
+	}
+	return iobench.PowersOfTwo(lo, hi), nil
+}
+
+func powerOfTwo(flag, s string) (int64, error) {
+	n, err := parseBytes(flag, s)
+	if err != nil {
+		return 0, err
+	}
+	if !iobench.IsPowerOfTwo(n) {
+		return 0, fmt.Errorf("%s: %q is not a power of two", flag, s)
+	}
+	return n, nil
+}
+
+func parseSizeList(s string) ([]int64, error) {
+	seen := map[int64]bool{}
+	var sizes []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := parseBytes("--sizes", strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("--sizes: %q is listed twice", strings.TrimSpace(f))
+		}
+		seen[n] = true
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}

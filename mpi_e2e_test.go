@@ -1,0 +1,150 @@
+//go:build mpi
+
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mpiBinary builds iobench with -tags mpi, or skips without mpirun.
+func mpiBinary(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Skip("mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)")
+	}
+	bin := filepath.Join(t.TempDir(), "iobench-mpi")
+	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func mpirun(t *testing.T, args ...string) result {
+	t.Helper()
+	base := []string{"--oversubscribe", "--bind-to", "none"}
+	if os.Geteuid() == 0 {
+		base = append(base, "--allow-run-as-root")
+	}
+	cmd := exec.Command("mpirun", append(base, args...)...)
+	cmd.Env = append(os.Environ(), "OMPI_MCA_btl_vader_single_copy_mechanism=none")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("mpirun hung: %s", errb.String())
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+type mpiDoc struct {
+	MPI struct {
+		Ranks        int      `json:"ranks"`
+		Nodes        int      `json:"nodes"`
+		Hosts        []string `json:"hosts"`
+		SharedFile   bool     `json:"shared_file"`
+		CountPerRank bool     `json:"count_per_rank"`
+		PerRank      []struct {
+			WriteSize   int64   `json:"write_size"`
+			Min         float64 `json:"min_mib_per_s"`
+			Max         float64 `json:"max_mib_per_s"`
+			SlowestRank int     `json:"slowest_rank"`
+		} `json:"per_rank"`
+	} `json:"mpi"`
+	Results []struct {
+		WriteSize int64   `json:"write_size"`
+		MiBPerSec float64 `json:"mib_per_s"`
+		Samples   []struct {
+			Seconds float64   `json:"seconds"`
+			Bytes   int64     `json:"bytes"`
+			Start   time.Time `json:"start"`
+			End     time.Time `json:"end"`
+		} `json:"samples"`
+	} `json:"results"`
+}
+
+func checkAggregate(t *testing.T, out string, ranks int, perRank int64, shared bool) {
+	t.Helper()
+	var doc mpiDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	m := doc.MPI
+	if m.Ranks != ranks || m.Nodes != 1 || len(m.Hosts) != 1 || m.SharedFile != shared || len(m.PerRank) != len(doc.Results) {
+		t.Errorf("mpi = %+v", m)
+	}
+	for _, r := range doc.Results {
+		s := r.Samples[0]
+		span := s.End.Sub(s.Start).Seconds()
+		want := float64(s.Bytes) / span / (1 << 20)
+		if s.Bytes != int64(ranks)*perRank || math.Abs(s.Seconds-span) > 1e-6 || math.Abs(r.MiBPerSec-want) > 1e-6*want {
+			t.Errorf("size %d: bytes %d (want %d), seconds %v vs span %v, MiB/s %v vs %v",
+				r.WriteSize, s.Bytes, int64(ranks)*perRank, s.Seconds, span, r.MiBPerSec, want)
+		}
+	}
+}
+
+func TestMPIAggregateOverThreeRanks(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, shared := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"-np", "3", bin, "sweep", "--dir", dir, "--size", "8MiB", "--max", "1MiB", "--format", "json", "--no-progress"}
+		if shared {
+			args = append(args, "--shared-file")
+		}
+		r := mpirun(t, args...)
+		if r.code != 0 {
+			t.Fatalf("shared=%v: exit %d\n%s", shared, r.code, r.stderr)
+		}
+		checkAggregate(t, r.stdout, 3, 8<<20, shared)
+		if left := dirEntries(t, dir); len(left) != 0 {
+			t.Errorf("shared=%v: files left: %v", shared, left)
+		}
+	}
+}
+
+func TestMPIFailingRankStopsTheJob(t *testing.T) {
+	bin := mpiBinary(t)
+	dir := t.TempDir()
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress"}
+	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", notADir)...)...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "is not a directory") {
+		t.Errorf("exit %d, stderr:\n%s\nwant a failure naming rank 2 and its cause", r.code, r.stderr)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}
+
+func TestMPIRankOutOfSpaceMidRun(t *testing.T) {
+	bin := mpiBinary(t)
+	tiny := mountTmpfs(t, "size=4m")
+	dir := t.TempDir()
+	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress", "--force"}
+	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "ENOSPC") {
+		t.Errorf("exit %d, stderr:\n%s\nwant a failure naming rank 2 and ENOSPC", r.code, r.stderr)
+	}
+	for _, d := range []string{dir, tiny} {
+		if left := dirEntries(t, d); len(left) != 0 {
+			t.Errorf("files left in %s: %v", d, left)
+		}
+	}
+}

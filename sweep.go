@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/report"
+)
+
+// sweepJob is one sweep from flags to report.
+type sweepJob struct {
+	cfg        iobench.Config
+	format     string
+	reporter   report.Reporter
+	output     string
+	rep        *report.Report
+	stdout     io.Writer
+	stderr     io.Writer
+	progress   bool
+	fraction   float64
+	profile    string
+	profileWhy string
+	total      bool // --total: --count/--size is split across ranks
+	shared     bool // --shared-file
+	cl         *cluster
+}
+
+func sweepAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q (commands: sweep, info; see --help)", c.Args().First())
+	}
+	cl, err := newCluster(world)
+	if err != nil {
+		return err
+	}
+	job, err := newSweepJob(c)
+	if cl != nil {
+		err = cl.Agree(err)
+	}
+	if err != nil {
+		return err
+	}
+	job.cl = cl
+	return job.run(c.Context)
+}
+
+func newSweepJob(c *cli.Context) (*sweepJob, error) {
+	cfg, err := configFromFlags(c)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	j := &sweepJob{cfg: cfg, format: c.String("format"), output: c.String("output"),
+		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
+		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file")}
+	if err := j.checkFlags(); err != nil {
+		return nil, err
+	}
+	info, err := statDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.applyProfile(c, info); err != nil {
+		return nil, err
+	}
+	if j.cfg.Order == iobench.Shuffled && !c.IsSet("seed") {
+		j.cfg.Seed = uint64(time.Now().UnixNano())
+	}
+	if err := j.cfg.Validate(); err != nil {
+		return nil, asUsage(err)
+	}
+	j.rep = &report.Report{
+		Tool: toolInfo(), Command: os.Args, StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
+	}
+	return j, nil
+}
+
+// checkFlags rejects bad flag values that need no file system facts.
+func (j *sweepJob) checkFlags() error {
+	var err error
+	if j.reporter, err = report.Lookup(j.format); err != nil {
+		return asUsage(err)
+	}
+	if j.shared && j.cfg.Mode != iobench.ModeWrite {
+		return usagef("--shared-file: applies to --mode write only, not %q", j.cfg.Mode)
+	}
+	if err := checkFraction(j.fraction); err != nil {
+		return asUsage(err)
+	}
+	return checkNewOutput(j.output)
+}
+
+// applyProfile sets what the file system's profile sets, except the
+// flags given explicitly.
+func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
+	p, why, err := profile.Resolve(c.String("profile"), info)
+	if err != nil {
+		return asUsage(err)
+	}
+	notes, err := p.Apply(&j.cfg, info, c.IsSet, profile.DefaultEnv())
+	if err != nil {
+		return asUsage(err)
+	}
+	j.profile, j.profileWhy = p.Name, strings.Join(append([]string{why}, notes...), "; ")
+	return nil
+}
+
+func checkFraction(f float64) error {
+	if f <= 0 || f > 1 {
+		return fmt.Errorf("--knee-fraction: %v must be in (0, 1]", f)
+	}
+	return nil
+}
+
+// statDir reads the file system facts; a missing --dir or a file is bad
+// input, anything else a runtime failure.
+func statDir(dir string) (fsinfo.Info, error) {
+	info, err := fsinfo.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return info, usagef("--dir: %q does not exist", dir)
+	}
+	if errors.Is(err, unix.ENOTDIR) {
+		return info, usagef("--dir: %q is not a directory", dir)
+	}
+	if err != nil {
+		return info, fmt.Errorf("--dir: %w", err)
+	}
+	return info, nil
+}
+
+// checkNewOutput refuses to overwrite a file iobench did not create.
+func checkNewOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return usagef("--output: %q already exists; iobench does not overwrite files, choose a new name", path)
+	}
+	return nil
+}
+
+// files decides how this process names its data files: a shared file,
+// and names agreed with the other ranks under MPI.
+func (j *sweepJob) files() (*iobench.Shared, string, error) {
+	if j.cl != nil {
+		return j.cl.configure(&j.cfg, j.total, j.shared)
+	}
+	if !j.shared {
+		return nil, "", nil
+	}
+	prefix, err := iobench.UniquePrefix()
+	return &iobench.Shared{Name: prefix + "-shared.dat", Creator: true}, prefix, err
+}
+
+func (j *sweepJob) preflight() error {
+	err := iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes)
+	if err == nil {
+		err = j.cfg.Validate() // a rank's share of --total may be below the largest size
+	}
+	if j.cl != nil {
+		err = j.cl.Agree(err)
+	}
+	return err
+}
+
+func (j *sweepJob) run(ctx context.Context) error {
+	shared, prefix, err := j.files()
+	if err != nil {
+		return err
+	}
+	j.rep.Config = report.NewConfig(j.cfg, j.fraction)
+	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
+	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.profile, j.profileWhy)
+	if err := j.preflight(); err != nil {
+		return err
+	}
+	j.rep.Warnings = append(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), launcherWarnings...)
+	for _, w := range j.rep.Warnings {
+		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+	}
+	streamHeader := j.format == "text" && j.toStdout()
+	if streamHeader {
+		if err := report.TextHeader(j.stdout, j.rep); err != nil {
+			return err
+		}
+	}
+	res, runErr := j.sweep(ctx, shared, prefix)
+	if j.cl != nil {
+		var last bool
+		if res, last, err = j.aggregate(res); err != nil || last {
+			return errors.Join(runErr, err)
+		}
+	}
+	j.rep.SetResults(res)
+	j.recommend()
+	j.rep.DurationSeconds = time.Since(j.rep.StartTime).Seconds()
+	if runErr != nil {
+		j.rep.Error = runErr.Error()
+	}
+	if err := j.write(streamHeader); err != nil {
+		return errors.Join(runErr, err)
+	}
+	return runErr
+}
+
+// recommend turns the knee into advice, from the write curve when there is
+// one.
+func (j *sweepJob) recommend() {
+	mode := iobench.ModeWrite
+	if j.cfg.Mode == iobench.ModeRead {
+		mode = iobench.ModeRead
+	}
+	j.rep.Recommendation = advice.Recommend(j.rep.Knee, report.Curve(j.rep.Results, mode), j.rep.FS)
+}
+
+func (j *sweepJob) toStdout() bool { return j.output == "" || j.output == "-" }
+
+// aggregate brings the ranks' samples to rank 0; done reports that this
+// rank has nothing more to do (only rank 0 reports).
+func (j *sweepJob) aggregate(res *iobench.Result) (agg *iobench.Result, done bool, err error) {
+	agg, info, err := j.cl.gather(res)
+	if err != nil || j.cl.rank != 0 {
+		return res, true, err
+	}
+	info.SharedFile, info.CountPerRank = j.shared, !j.total
+	j.rep.MPI = info
+	return agg, false, nil
+}
+
+func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix string) (*iobench.Result, error) {
+	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir}, Shared: shared, Prefix: prefix}
+	if j.cl != nil {
+		r.Coord = j.cl
+	}
+	remove := r.RemoveFiles
+	onSecondSignal.Store(&remove)
+	defer onSecondSignal.Store(nil)
+	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
+	defer obs.stop()
+	r.Observer = obs
+	return r.Run(ctx)
+}
+
+func (j *sweepJob) write(headerDone bool) error {
+	if !j.toStdout() {
+		if err := report.WriteNewFile(j.output, j.reporter, j.rep); err != nil {
+			return err
+		}
+		fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
+		return nil
+	}
+	if headerDone {
+		return report.TextBody(j.stdout, j.rep)
+	}
+	return j.reporter(j.stdout, j.rep)
+}
