@@ -68,6 +68,7 @@ type Config struct {
 	Mode    Mode          `json:"mode"`   // write, read or both
 	Direct  bool          `json:"direct"` // O_DIRECT
 	Drop    DropMode      `json:"-"`      // how read runs avoid the page cache
+	Ranks   int           `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
 }
 
 // Mode is the direction measured.

@@ -22,12 +22,12 @@ type Observer interface {
 	RunFinished(s Sample)
 }
 
-// Coordinator lines runs up across processes (MPI ranks). BeforeRun is
-// called before a run's sync, AfterRun after its file is gone; an error from
-// either stops the sweep on every rank.
+// Coordinator lines processes (MPI ranks) up. The engine calls Agree at
+// every step that can fail, before and after each timed run, with this
+// process's error; Agree is a barrier that returns the error of any rank,
+// so that every rank stops at the same step instead of hanging.
 type Coordinator interface {
-	BeforeRun(r Run) error
-	AfterRun(r Run, err error) error
+	Agree(err error) error
 }
 
 // Result is what a sweep measured, kept even when it fails part way.
@@ -45,6 +45,8 @@ type Runner struct {
 	FS       FS
 	Observer Observer    // may be nil
 	Coord    Coordinator // may be nil
+	Shared   *Shared     // nil: a file per process
+	Prefix   string      // data file name prefix; default: unique per process
 
 	src      *source
 	packer   *convert.Packer
@@ -66,10 +68,11 @@ func (r *Runner) Progress() int64 { return r.moved.Load() }
 // measured so far with Incomplete set, and has removed its data files.
 func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	res := &Result{}
-	if err := r.setup(); err != nil {
+	defer r.teardown(res)
+	if err := r.agree(r.setup()); err != nil {
+		res.Incomplete = true
 		return res, err
 	}
-	defer r.teardown(res)
 	done := make(chan struct{})
 	defer close(done)
 	go r.watch(ctx, done)
@@ -93,6 +96,13 @@ func (r *Runner) watch(ctx context.Context, done chan struct{}) {
 	}
 }
 
+func (r *Runner) agree(err error) error {
+	if r.Coord == nil {
+		return err
+	}
+	return r.Coord.Agree(err)
+}
+
 func (r *Runner) setup() error {
 	if err := r.Config.Validate(); err != nil {
 		return err
@@ -102,9 +112,10 @@ func (r *Runner) setup() error {
 		return err
 	}
 	r.packer = packer
-	r.prefix, err = uniquePrefix()
-	if err != nil {
-		return err
+	if r.prefix = r.Prefix; r.prefix == "" {
+		if r.prefix, err = UniquePrefix(); err != nil {
+			return err
+		}
 	}
 	r.files = map[string]bool{}
 	if r.src, err = newSource(r.Config); err != nil {
@@ -117,6 +128,9 @@ func (r *Runner) setup() error {
 }
 
 func (r *Runner) teardown(res *Result) {
+	if r.src == nil {
+		return
+	}
 	if r.Config.Keep && !res.Incomplete {
 		if r.kept == "" {
 			r.kept = r.readFile
@@ -136,9 +150,9 @@ func (r *Runner) keptPath() string {
 	return r.kept
 }
 
-// uniquePrefix names this process's data files so they collide neither
+// UniquePrefix names this process's data files so they collide neither
 // with users' files nor with another iobench in the same directory.
-func uniquePrefix() (string, error) {
+func UniquePrefix() (string, error) {
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -148,13 +162,13 @@ func uniquePrefix() (string, error) {
 
 func (r *Runner) sweep(res *Result) error {
 	if r.Config.Warmup {
-		if err := r.warmup(); err != nil {
+		if err := r.agree(r.warmup()); err != nil {
 			return err
 		}
 		res.WarmupRan = true
 	}
 	if r.Config.Mode != ModeWrite {
-		if err := r.prepareReadFile(); err != nil {
+		if err := r.agree(r.prepareReadFile()); err != nil {
 			return err
 		}
 	}
@@ -168,21 +182,20 @@ func (r *Runner) sweep(res *Result) error {
 	return nil
 }
 
+// coordinated runs one timed pass between the coordinator's barriers:
+// flush (untimed), line up, run, agree on failure, then remove the file,
+// so no rank deletes a shared file another is still writing.
 func (r *Runner) coordinated(run Run) (Sample, error) {
-	if r.stop.Load() {
-		return Sample{}, ErrInterrupted
-	}
-	if r.Coord != nil {
-		if err := r.Coord.BeforeRun(run); err != nil {
-			return Sample{}, err
-		}
+	if err := r.agree(r.prepare(run)); err != nil {
+		return Sample{}, err
 	}
 	if r.Observer != nil {
 		r.Observer.RunStarted(run)
 	}
-	s, err := r.runOnce(run)
-	if r.Coord != nil {
-		err = r.Coord.AfterRun(run, err)
+	s, name, err := r.runOnce(run)
+	err = r.agree(err)
+	if name != "" {
+		err = errors.Join(err, r.release(name))
 	}
 	if err == nil && r.Observer != nil {
 		r.Observer.RunFinished(s)
@@ -190,14 +203,48 @@ func (r *Runner) coordinated(run Run) (Sample, error) {
 	return s, err
 }
 
-func (r *Runner) runOnce(run Run) (Sample, error) {
+// prepare does a run's untimed work: flush, and create a shared file.
+func (r *Runner) prepare(run Run) error {
+	if r.stop.Load() {
+		return ErrInterrupted
+	}
 	if err := r.FS.Sync(r.Config.Sync); err != nil {
-		return Sample{}, fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, err)
+		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, err)
 	}
+	if run.Mode == ModeWrite {
+		return r.PrepareShared()
+	}
+	return nil
+}
+
+func (r *Runner) runOnce(run Run) (Sample, string, error) {
 	if run.Mode == ModeRead {
-		return r.readRun(run)
+		s, err := r.readRun(run)
+		return s, "", err
 	}
-	return r.writeRun(run)
+	if r.Shared != nil {
+		s, err := r.sharedWriteRun(run)
+		return s, r.Shared.Name, err
+	}
+	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq))
+	return s, name, err
+}
+
+// release removes a written file once every rank is done with it, or keeps
+// it for --keep (removing the one kept before).
+func (r *Runner) release(name string) error {
+	if r.Shared != nil && !r.Shared.Creator {
+		return nil
+	}
+	if !r.Config.Keep {
+		return r.remove(name)
+	}
+	var err error
+	if r.kept != "" && r.kept != name {
+		err = r.remove(r.kept)
+	}
+	r.kept = name
+	return err
 }
 
 // warmup writes the data once, untimed, so the first timed run does not pay
@@ -225,24 +272,6 @@ func (r *Runner) prepareReadFile() error {
 		_, err = r.readPass(Run{Mode: ModeRead, WriteSize: r.Config.MaxSize()})
 	}
 	return err
-}
-
-func (r *Runner) writeRun(run Run) (Sample, error) {
-	if r.Config.Keep && r.kept != "" {
-		if err := r.remove(r.kept); err != nil {
-			return Sample{}, err
-		}
-		r.kept = ""
-	}
-	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq))
-	if err != nil {
-		return s, err
-	}
-	if r.Config.Keep {
-		r.kept = name
-		return s, nil
-	}
-	return s, r.remove(name)
 }
 
 func (r *Runner) readRun(run Run) (Sample, error) {

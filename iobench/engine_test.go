@@ -1,10 +1,12 @@
 package iobench
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -259,6 +261,64 @@ func TestReadModeReadsTheFileBack(t *testing.T) {
 	}
 	if reads != 2 || len(res.Samples) != 4 {
 		t.Errorf("got %d samples with %d reads, want 4 with 2", len(res.Samples), reads)
+	}
+	if left := m.names(); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+func TestSharedFileWritesThisRanksSegment(t *testing.T) {
+	m := newMemFS()
+	c := smallConfig()
+	c.Count = 100
+	c.Sizes = []int64{256}
+	r := &Runner{Config: c, FS: m, Shared: &Shared{Name: "shared.dat", Offset: 800, Creator: true}}
+	res, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Samples) != 1 || res.Samples[0].Bytes != 800 {
+		t.Fatalf("samples %+v, want one of 800 bytes", res.Samples)
+	}
+	data := m.closed["shared.dat"]
+	if len(data) != 1600 || !bytes.Equal(data[:800], make([]byte, 800)) {
+		t.Fatalf("shared file is %d bytes; want 1600 with the first 800 (the other rank's) untouched", len(data))
+	}
+	if diff := cmp.Diff(seq(100, func(i int) float64 { return float64(i) }), float64s(data[800:])); diff != "" {
+		t.Errorf("segment (-want +got):\n%s", diff)
+	}
+	if left := m.names(); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// failingCoord reports another rank's failure at its n-th Agree call.
+type failingCoord struct {
+	calls, failAt int
+	errs          []error
+}
+
+func (f *failingCoord) Agree(err error) error {
+	f.calls++
+	f.errs = append(f.errs, err)
+	if err == nil && f.calls == f.failAt {
+		return errors.New("rank 2: no space left on the file system (ENOSPC)")
+	}
+	return err
+}
+
+func TestAnotherRanksFailureStopsThisRank(t *testing.T) {
+	m := newMemFS()
+	c := smallConfig()
+	c.Warmup = true
+	coord := &failingCoord{failAt: 6} // setup, warm-up, 1024 before+after, 4096 before, 4096 after
+	r := &Runner{Config: c, FS: m, Coord: coord}
+	res, err := r.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "rank 2") {
+		t.Fatalf("err = %v, want the other rank's error", err)
+	}
+	if coord.calls != 6 || len(res.Samples) != 1 || !res.Incomplete {
+		t.Errorf("%d Agree calls, %d samples, incomplete %v; want 6, 1, true", coord.calls, len(res.Samples), res.Incomplete)
 	}
 	if left := m.names(); len(left) != 0 {
 		t.Errorf("files left behind: %v", left)

@@ -2,6 +2,7 @@ package iobench
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -16,6 +17,8 @@ type FS interface {
 	Create(name string, direct bool) (File, error)
 	// Open opens an existing file for reading.
 	Open(name string, direct bool) (File, error)
+	// OpenWrite opens an existing file iobench created for writing at offset.
+	OpenWrite(name string, direct bool, offset int64) (File, error)
 	Remove(name string) error
 	// Sync flushes dirty data before a run, outside the timing.
 	Sync(mode SyncMode) error
@@ -49,6 +52,20 @@ func (o OSFS) Create(name string, direct bool) (File, error) {
 // Open opens a file iobench created, for reading.
 func (o OSFS) Open(name string, direct bool) (File, error) {
 	return o.open(name, unix.O_RDONLY|unix.O_CLOEXEC, direct)
+}
+
+// OpenWrite opens a shared file (made by Create on another rank) for
+// writing from offset; never with O_CREAT, so it cannot make a user file.
+func (o OSFS) OpenWrite(name string, direct bool, offset int64) (File, error) {
+	f, err := o.open(name, unix.O_WRONLY|unix.O_CLOEXEC, direct)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unix.Seek(int(f.(fdFile)), offset, io.SeekStart); err != nil {
+		f.Close()
+		return nil, &os.PathError{Op: "seek", Path: o.Path(name), Err: err}
+	}
+	return f, nil
 }
 
 func (o OSFS) open(name string, flags int, direct bool) (File, error) {

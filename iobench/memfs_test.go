@@ -14,7 +14,7 @@ import (
 // failing, to test the engine without a disk.
 type memFS struct {
 	mu      sync.Mutex
-	files   map[string]*bytes.Buffer
+	files   map[string][]byte
 	closed  map[string][]byte // contents at close, by name
 	written int64             // bytes accepted over all files
 
@@ -29,7 +29,7 @@ type memFS struct {
 }
 
 func newMemFS() *memFS {
-	return &memFS{files: map[string]*bytes.Buffer{}, closed: map[string][]byte{}}
+	return &memFS{files: map[string][]byte{}, closed: map[string][]byte{}}
 }
 
 func (m *memFS) Create(name string, _ bool) (File, error) {
@@ -38,8 +38,17 @@ func (m *memFS) Create(name string, _ bool) (File, error) {
 	if _, ok := m.files[name]; ok {
 		return nil, &os.PathError{Op: "open", Path: name, Err: unix.EEXIST}
 	}
-	m.files[name] = &bytes.Buffer{}
+	m.files[name] = []byte{}
 	return &memFile{fs: m, name: name}, nil
+}
+
+func (m *memFS) OpenWrite(name string, _ bool, offset int64) (File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.files[name]; !ok {
+		return nil, &os.PathError{Op: "open", Path: name, Err: unix.ENOENT}
+	}
+	return &memFile{fs: m, name: name, pos: offset}, nil
 }
 
 func (m *memFS) Open(name string, _ bool) (File, error) {
@@ -49,7 +58,7 @@ func (m *memFS) Open(name string, _ bool) (File, error) {
 	if !ok {
 		return nil, &os.PathError{Op: "open", Path: name, Err: unix.ENOENT}
 	}
-	data := bytes.Clone(b.Bytes())
+	data := bytes.Clone(b)
 	if m.corrupt && len(data) > 10 {
 		data[10] ^= 0x01
 	}
@@ -83,6 +92,7 @@ func (m *memFS) names() []string {
 type memFile struct {
 	fs   *memFS
 	name string
+	pos  int64
 	r    *bytes.Reader
 	eint bool
 }
@@ -106,7 +116,8 @@ func (f *memFile) Write(p []byte) (int, error) {
 		n = int(max(0, m.failAfter-m.written))
 		err = m.failErr
 	}
-	m.files[f.name].Write(p[:n])
+	m.files[f.name] = writeAt(m.files[f.name], p[:n], f.pos)
+	f.pos += int64(n)
 	m.written += int64(n)
 	total, hook := m.written, m.onWrite
 	m.mu.Unlock()
@@ -131,7 +142,15 @@ func (f *memFile) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if b, ok := m.files[f.name]; ok && f.r == nil {
-		m.closed[f.name] = bytes.Clone(b.Bytes())
+		m.closed[f.name] = bytes.Clone(b)
 	}
 	return nil
+}
+
+func writeAt(buf, p []byte, off int64) []byte {
+	if end := off + int64(len(p)); end > int64(len(buf)) {
+		buf = append(buf, make([]byte, end-int64(len(buf)))...)
+	}
+	copy(buf[off:], p)
+	return buf
 }

@@ -25,7 +25,7 @@ func (c Config) FilesAtOnce() int64 {
 // SpaceNeeded is the free space, in bytes, a sweep needs on a file system
 // of fsTotal bytes.
 func (c Config) SpaceNeeded(fsTotal uint64) int64 {
-	data := c.TotalBytes() * c.FilesAtOnce()
+	data := c.TotalBytes() * c.FilesAtOnce() * int64(max(c.Ranks, 1))
 	return data + max(min(SpaceMargin, int64(fsTotal/10)), data/50)
 }
 
