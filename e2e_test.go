@@ -172,3 +172,26 @@ func waitForLines(t *testing.T, r interface{ Read([]byte) (int, error) }, want s
 	}
 	t.Fatalf("stderr ended before %q", want)
 }
+
+func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	prefill(t, dir)
+	before := snapshot(t, dir)
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "64MiB", "--sizes", "1KiB",
+		"--repeat", "100", "--sync", "none", "--no-progress", "--profile", "generic")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, "round 1/100")
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code %d, want 130", code)
+	}
+	assertUntouched(t, dir, before)
+}

@@ -324,3 +324,27 @@ func TestAnotherRanksFailureStopsThisRank(t *testing.T) {
 		t.Errorf("files left behind: %v", left)
 	}
 }
+
+func TestEveryFaultIsNamedWithSizeAndBytes(t *testing.T) {
+	for _, tc := range []struct {
+		errno unix.Errno
+		words string
+	}{
+		{unix.ENOSPC, "no space left on the file system (ENOSPC)"},
+		{unix.EDQUOT, "disk quota exceeded (EDQUOT)"},
+		{unix.EIO, "input/output error from the device or file system (EIO)"},
+		{unix.EROFS, "the file system is mounted read-only (EROFS)"},
+		{unix.EACCES, "permission denied (EACCES)"},
+	} {
+		m := newMemFS()
+		m.failAfter, m.failErr = 5000, tc.errno
+		_, err := runMem(t, smallConfig(), m)
+		want := "during the write run with 1024-byte calls, after 5000 bytes: " + tc.words
+		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, tc.errno) {
+			t.Errorf("%v: err = %v, want it to contain %q", tc.errno, err, want)
+		}
+		if left := m.names(); len(left) != 0 {
+			t.Errorf("%v: files left behind: %v", tc.errno, left)
+		}
+	}
+}
