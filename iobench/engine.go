@@ -56,6 +56,7 @@ type Runner struct {
 	stop     atomic.Bool
 	mu       sync.Mutex
 	files    map[string]bool // data files created and not yet removed
+	closed   bool            // RemoveFiles ran: create nothing more
 	kept     string
 	readFile string
 }
@@ -424,9 +425,8 @@ func (r *Runner) create(tag string) (string, File, error) {
 	var lastErr error
 	for attempt := 0; attempt < 10; attempt++ {
 		name := fmt.Sprintf("%s-%s-%d.dat", r.prefix, tag, attempt)
-		f, err := r.FS.Create(name, r.Config.Direct)
+		f, err := r.createTracked(name, r.Config.Direct)
 		if err == nil {
-			r.track(name)
 			return name, f, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
@@ -437,11 +437,20 @@ func (r *Runner) create(tag string) (string, File, error) {
 	return "", nil, lastErr
 }
 
-// track records a file iobench created; only tracked files are removed.
-func (r *Runner) track(name string) {
+// createTracked creates a file and records it under one lock, so
+// RemoveFiles never misses a file and no file is made after it ran.
+// Only tracked files are ever removed.
+func (r *Runner) createTracked(name string, direct bool) (File, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.files[name] = true
+	if r.closed {
+		return nil, ErrInterrupted
+	}
+	f, err := r.FS.Create(name, direct)
+	if err == nil {
+		r.files[name] = true
+	}
+	return f, err
 }
 
 func (r *Runner) forget(name string) {
@@ -460,15 +469,13 @@ func (r *Runner) remove(name string) error {
 
 // RemoveFiles deletes every data file this runner created and still holds.
 // It is safe to call from a signal handler's goroutine.
+// After it, the runner creates no more files.
 func (r *Runner) RemoveFiles() {
 	r.mu.Lock()
-	names := make([]string, 0, len(r.files))
+	defer r.mu.Unlock()
+	r.closed = true
 	for n := range r.files {
-		names = append(names, n)
-	}
-	clear(r.files)
-	r.mu.Unlock()
-	for _, n := range names {
 		_ = r.FS.Remove(n)
 	}
+	clear(r.files)
 }

@@ -20,11 +20,10 @@ func (r *Runner) PrepareShared() error {
 	if r.Shared == nil || !r.Shared.Creator {
 		return nil
 	}
-	f, err := r.FS.Create(r.Shared.Name, false)
+	f, err := r.createTracked(r.Shared.Name, false)
 	if err != nil {
 		return fmt.Errorf("creating the shared file %s: %w", r.displayPath(r.Shared.Name), err)
 	}
-	r.track(r.Shared.Name)
 	return f.Close()
 }
 
