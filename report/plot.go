@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -33,6 +34,10 @@ const (
 
 // PlotFormats are the formats Plot writes.
 var PlotFormats = []string{"svg", "png"}
+
+// ErrUnknownPlotFormat is wrapped by the errors of Plot and PlotFile for a
+// format they cannot write, so a caller can treat it as bad input.
+var ErrUnknownPlotFormat = errors.New("unknown plot format")
 
 // Plot draws the throughput curves of runs in format "svg" or "png": write
 // size on a log2 axis, median MiB/s with min-max error bars, the knee of
@@ -80,7 +85,7 @@ func writeSVG(w io.Writer, canvas io.WriterTo) error {
 func PlotFile(path string, runs []Run) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if !slices.Contains(PlotFormats, ext) {
-		return fmt.Errorf("--output: %q: cannot tell the plot format from the extension %q (valid: .svg, .png)", path, filepath.Ext(path))
+		return fmt.Errorf("--output: %q: %w %q (valid: .svg, .png)", path, ErrUnknownPlotFormat, filepath.Ext(path))
 	}
 	return writeNewFile(path, func(w io.Writer) error { return Plot(w, ext, runs) })
 }
@@ -93,7 +98,7 @@ func newCanvas(format string) (vg.CanvasWriterTo, error) {
 		c := vgimg.NewWith(vgimg.UseWH(PlotWidth, PlotHeight), vgimg.UseDPI(PlotDPI), vgimg.UseBackgroundColor(color.White))
 		return vgimg.PngCanvas{Canvas: c}, nil
 	}
-	return nil, fmt.Errorf("plot: unknown format %q (valid: %s)", format, strings.Join(PlotFormats, ", "))
+	return nil, fmt.Errorf("plot: %w %q (valid: %s)", ErrUnknownPlotFormat, format, strings.Join(PlotFormats, ", "))
 }
 
 // palette is the Okabe-Ito set without its yellow: told apart by people
@@ -108,10 +113,11 @@ var palette = []color.Color{
 	color.Black,
 }
 
-// glyphs tell series apart where colour does not (print, grey scale).
+// glyphs tell series apart where colour does not (print, grey scale). No
+// plus sign: error bars and their caps hide it.
 var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
-	draw.BoxGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{},
+	draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{},
 }
 
 var gridGrey = color.Gray{Y: 0xDD}

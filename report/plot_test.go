@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"image"
 	_ "image/png"
 	"io"
@@ -91,8 +92,8 @@ func TestPlotPNG(t *testing.T) {
 
 func TestPlotErrors(t *testing.T) {
 	runs := []Run{{"ext4.json", fixedReport()}}
-	if err := Plot(io.Discard, "pdf", runs); err == nil || !strings.Contains(err.Error(), `"pdf"`) {
-		t.Errorf(`Plot(pdf) error = %v, want it to quote "pdf"`, err)
+	if err := Plot(io.Discard, "pdf", runs); !errors.Is(err, ErrUnknownPlotFormat) || !strings.Contains(err.Error(), `"pdf"`) {
+		t.Errorf(`Plot(pdf) error = %v, want ErrUnknownPlotFormat quoting "pdf"`, err)
 	}
 	if err := Plot(io.Discard, "svg", nil); err == nil {
 		t.Error("Plot with no reports: no error")
@@ -117,8 +118,8 @@ func TestPlotFile(t *testing.T) {
 		}
 	}
 	err := PlotFile(filepath.Join(dir, "curves.pdf"), runs)
-	if err == nil || !strings.Contains(err.Error(), "--output") || !strings.Contains(err.Error(), "curves.pdf") {
-		t.Errorf("PlotFile(curves.pdf) error = %v, want it to name --output and the file", err)
+	if !errors.Is(err, ErrUnknownPlotFormat) || !strings.Contains(err.Error(), "--output") || !strings.Contains(err.Error(), "curves.pdf") {
+		t.Errorf("PlotFile(curves.pdf) error = %v, want ErrUnknownPlotFormat naming --output and the file", err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {

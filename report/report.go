@@ -4,9 +4,9 @@
 // PlotFile), a side-by-side comparison (Compare) of reports read back with
 // ReadJSONFile, and Anonymize for reports posted in public.
 //
-// Every reporter renders into memory and writes once, so a failed write is
-// always returned and never leaves a half-checked report behind; files are
-// published atomically and never overwritten (WriteNewFile, PlotFile).
+// Every reporter renders into memory and writes once, so there is one
+// write error to check and it is always returned; files are published
+// atomically and never overwritten (WriteNewFile, PlotFile).
 // Throughput is MiB/s (2^20 bytes per second) throughout, except where the
 // Go benchmark format demands Go's MB/s (see Gobench).
 package report
