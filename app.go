@@ -18,7 +18,45 @@ const version = "0.1.0"
 // output to the writers given, an error out.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
-	return app.RunContext(ctx, args)
+	return app.RunContext(ctx, flagsFirst(args))
+}
+
+// fileCommands take file names; valueFlags are their flags with a value.
+var (
+	fileCommands = map[string]bool{"analyze": true, "plot": true, "compare": true}
+	valueFlags   = map[string]bool{"-o": true, "--output": true, "-output": true, "--format": true, "-format": true, "--knee-fraction": true, "-knee-fraction": true}
+)
+
+// flagsFirst moves flags written after the file names in front of them,
+// since urfave/cli stops parsing flags at the first argument; then
+// `iobench plot a.json -o c.svg` works as users expect. "--" ends flags.
+func flagsFirst(args []string) []string {
+	if len(args) < 3 || !fileCommands[args[1]] {
+		return args
+	}
+	var flags, files []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			files = append(files, rest[i+1:]...)
+			i = len(rest)
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+			if valueFlags[a] && i+1 < len(rest) {
+				i++
+				flags = append(flags, rest[i])
+			}
+		default:
+			files = append(files, a)
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	if len(files) > 0 {
+		out = append(append(out, "--"), files...)
+	}
+	return out
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -37,6 +75,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
 			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE...", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
+			{Name: "plot", Usage: "draw saved JSON reports as curves", ArgsUsage: "REPORT.json...", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
+			{Name: "compare", Usage: "one table of saved JSON reports, with ratios against the first", ArgsUsage: "REPORT.json...", Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 		},

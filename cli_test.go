@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 )
 
@@ -246,5 +247,54 @@ func TestInfoWritesNothing(t *testing.T) {
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("info wrote %v", left)
+	}
+}
+
+func TestFlagsAfterFileNames(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"iobench", "plot", "a.json", "-o", "c.svg"}, []string{"iobench", "plot", "-o", "c.svg", "--", "a.json"}},
+		{[]string{"iobench", "analyze", "-", "--format=json"}, []string{"iobench", "analyze", "--format=json", "--", "-"}},
+		{[]string{"iobench", "compare", "a.json", "--", "-b.json"}, []string{"iobench", "compare", "--", "a.json", "-b.json"}},
+		{[]string{"iobench", "sweep", "--dir", "x"}, []string{"iobench", "sweep", "--dir", "x"}},
+	} {
+		if diff := cmp.Diff(tc.want, flagsFirst(tc.in)); diff != "" {
+			t.Errorf("flagsFirst(%q) (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+func TestPlotCompareAndAnalyzeSavedReports(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(t.TempDir(), "a.json")
+	if _, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "-o", saved)...); code != 0 {
+		t.Fatalf("sweep: %s", errOut)
+	}
+	svg := filepath.Join(filepath.Dir(saved), "c.svg")
+	if _, errOut, code := runCLI(t, "plot", saved, saved, "-o", svg); code != 0 {
+		t.Fatalf("plot: exit %d %s", code, errOut)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("<svg")) {
+		t.Errorf("plot wrote no SVG (%v)", err)
+	}
+	out, errOut, code := runCLI(t, "compare", saved, saved)
+	if code != 0 || !strings.Contains(out, "1.00x") {
+		t.Errorf("compare: exit %d %s\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "analyze", saved, "--format", "json")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d %s", code, errOut)
+	}
+	if doc := decodeJSON(t, out); len(doc.Results) != 11 || doc.Knee.Shape == "" {
+		t.Errorf("analyze JSON: %d results, knee %+v", len(doc.Results), doc.Knee)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte("{\n  \"tool\": {\n  oops\n}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"analyze", "compare"} {
+		_, errOut, code = runCLI(t, cmd, bad)
+		if code != 1 || !strings.Contains(errOut, "bad.json") || !strings.Contains(errOut, "3") {
+			t.Errorf("%s on a malformed file: exit %d, %q; want 1 naming the file and line", cmd, code, errOut)
+		}
 	}
 }

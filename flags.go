@@ -43,6 +43,7 @@ func sweepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "direct", Usage: "open with O_DIRECT"},
 		&cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"},
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
+		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
 		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
 		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file (default: a file per rank)"},

@@ -36,12 +36,13 @@ type sweepJob struct {
 	profileWhy string
 	total      bool // --total: --count/--size is split across ranks
 	shared     bool // --shared-file
+	anonymize  bool // --anonymize
 	cl         *cluster
 }
 
 func sweepAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return usagef("unexpected argument %q (commands: sweep, info; see --help)", c.Args().First())
+		return usagef("unexpected argument %q (commands: sweep, info, profiles, analyze, plot, compare; see --help)", c.Args().First())
 	}
 	cl, err := newCluster(world)
 	if err != nil {
@@ -65,7 +66,8 @@ func newSweepJob(c *cli.Context) (*sweepJob, error) {
 	}
 	j := &sweepJob{cfg: cfg, format: c.String("format"), output: c.String("output"),
 		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
-		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file")}
+		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
+		anonymize: c.Bool("anonymize")}
 	if err := j.checkFlags(); err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	}
 	streamHeader := j.format == "text" && j.toStdout()
 	if streamHeader {
-		if err := report.TextHeader(j.stdout, j.rep); err != nil {
+		if err := report.TextHeader(j.stdout, j.shown()); err != nil {
 			return err
 		}
 	}
@@ -226,6 +228,15 @@ func (j *sweepJob) recommend() {
 	j.rep.Recommendation = advice.Recommend(j.rep.Knee, report.Curve(j.rep.Results, mode), j.rep.FS)
 }
 
+// shown is the report as printed: with --anonymize, host, user and paths
+// replaced by stable placeholders.
+func (j *sweepJob) shown() *report.Report {
+	if j.anonymize {
+		return report.Anonymize(j.rep, os.Getenv("USER"))
+	}
+	return j.rep
+}
+
 func (j *sweepJob) toStdout() bool { return j.output == "" || j.output == "-" }
 
 // aggregate brings the ranks' samples to rank 0; done reports that this
@@ -256,14 +267,14 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 
 func (j *sweepJob) write(headerDone bool) error {
 	if !j.toStdout() {
-		if err := report.WriteNewFile(j.output, j.reporter, j.rep); err != nil {
+		if err := report.WriteNewFile(j.output, j.reporter, j.shown()); err != nil {
 			return err
 		}
 		fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
 		return nil
 	}
 	if headerDone {
-		return report.TextBody(j.stdout, j.rep)
+		return report.TextBody(j.stdout, j.shown())
 	}
-	return j.reporter(j.stdout, j.rep)
+	return j.reporter(j.stdout, j.shown())
 }
