@@ -26,9 +26,10 @@ type cluster struct {
 	hosts []string // host name of each rank
 }
 
-// newCluster gathers every rank's host name; nil when running alone.
+// newCluster gathers every rank's host name; nil without MPI. Under
+// mpirun -np 1 it is a cluster of one, so the report has the same form.
 func newCluster(w *mpi.World) (*cluster, error) {
-	if w == nil || w.Size() < 2 {
+	if w == nil || !mpi.Enabled() {
 		return nil, nil
 	}
 	c := &cluster{w: w, rank: w.Rank(), size: w.Size()}
