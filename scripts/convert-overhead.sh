@@ -12,8 +12,13 @@ size=${2:-512MiB}
 reps=${3:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-[ -n "$disk" ] || { disk=$(mktemp -d "$HOME/.iobench-overhead.XXXXXX"); trap 'rm -rf "$work" "$disk"' EXIT; }
-[ -n "${disk_trap:-}" ] || trap 'rm -rf "$work"; [ -d "$disk" ] && rmdir "$disk" 2>/dev/null || true' EXIT
+made=""
+if [ -z "$disk" ]; then
+	disk=$(mktemp -d "$HOME/.iobench-overhead.XXXXXX")
+	made=$disk
+fi
+# Remove only what this script made; a DISK_DIR given is left alone.
+trap 'rm -rf "$work" ${made:+"$made"}' EXIT
 (cd "$top" && go build -o "$work/iobench" .)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
