@@ -36,12 +36,21 @@ func TextBody(w io.Writer, r *Report) error {
 
 func (p *printer) textHeader(r *Report) {
 	fs := r.FS
-	p.f("iobench %s: write throughput by write(2) size\n", r.Tool.Version)
-	p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
-	p.f("fs:         %s (f_type %s, %s), mounted at %s from %s\n", fs.Type, fs.MagicHex, fs.MagicName, fs.MountPoint, fs.Device)
-	p.f("options:    %s\n", fs.MountOptions)
+	p.f("iobench %s: %s throughput by write(2) size\n", r.Tool.Version, directionWord(r.Config.Mode))
+	// Results read back by analyze may lack the facts of a live run.
+	if fs.ResolvedDir != "" {
+		p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
+	}
+	if fs.MagicHex != "" {
+		p.f("fs:         %s (f_type %s, %s), mounted at %s from %s\n", fs.Type, fs.MagicHex, fs.MagicName, fs.MountPoint, fs.Device)
+		p.f("options:    %s\n", fs.MountOptions)
+	} else if fs.Type != "" {
+		p.f("fs:         %s\n", fs.Type)
+	}
 	p.f("blocks:     f_bsize %d B, f_frsize %d B, st_blksize %d B\n", fs.BlockSize, fs.FragmentSize, fs.IOBlockSize)
-	p.f("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
+	if fs.TotalBytes > 0 {
+		p.f("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
+	}
 	c := r.Config
 	if c.TotalBytes > 0 {
 		p.f("data:       %s\n", dataLine(c))
@@ -88,9 +97,11 @@ func symlinkNote(r *Report) string {
 
 func timingLine(c Config) string {
 	parts := []string{"open..close on a monotonic clock"}
-	if c.Fsync {
+	switch {
+	case c.Mode == string(iobench.ModeRead):
+	case c.Fsync:
 		parts = append(parts, "fsync inside the timing")
-	} else {
+	default:
 		parts = append(parts, "no fsync")
 	}
 	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
