@@ -25,6 +25,8 @@ type liveObserver struct {
 	mu      sync.Mutex
 	bar     *progressbar.ProgressBar
 	base    int64 // bytes of the runs already finished
+	current string
+	start   time.Time
 	done    chan struct{}
 	stopped sync.Once
 }
@@ -32,10 +34,12 @@ type liveObserver struct {
 func newLiveObserver(w io.Writer, r *iobench.Runner, cfg iobench.Config, wantBar bool) *liveObserver {
 	o := &liveObserver{w: w, runner: r, cfg: cfg, runs: len(iobench.Plan(cfg)), done: make(chan struct{})}
 	if wantBar && isTerminal(w) {
+		// The bar draws; the description carries exact units (MiB) and an
+		// estimate over the whole sweep, not the library's per-second rate.
 		o.bar = progressbar.NewOptions64(int64(o.runs)*cfg.TotalBytes(),
-			progressbar.OptionSetWriter(w), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionFullWidth(),
-			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+			progressbar.OptionSetWriter(w), progressbar.OptionSetPredictTime(false),
+			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetWidth(30))
 		go o.poll()
 	}
 	return o
@@ -55,7 +59,7 @@ func (o *liveObserver) poll() {
 			return
 		case <-t.C:
 			o.mu.Lock()
-			_ = o.bar.Set64(o.base + o.runner.Progress())
+			o.update()
 			o.mu.Unlock()
 		}
 	}
@@ -67,12 +71,35 @@ func (o *liveObserver) WarmupStarted() {
 }
 
 func (o *liveObserver) RunStarted(r iobench.Run) {
-	if o.bar == nil {
-		return
-	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.bar.Describe(fmt.Sprintf("%s %s (%d/%d)", r.Mode, humanize.IBytes(uint64(r.WriteSize)), r.Seq, o.runs))
+	if o.start.IsZero() {
+		o.start = time.Now() // after the warm-up, which the bar does not count
+	}
+	o.current = fmt.Sprintf("%s %s (run %d/%d)", r.Mode, humanize.IBytes(uint64(r.WriteSize)), r.Seq, o.runs)
+}
+
+// update redraws the bar; the warm-up is shown but not counted.
+func (o *liveObserver) update() {
+	if o.start.IsZero() {
+		o.bar.Describe(fmt.Sprintf("warm-up (untimed) %s of %s", humanize.IBytes(uint64(o.runner.Progress())), humanize.IBytes(uint64(o.cfg.TotalBytes()))))
+		return
+	}
+	done := o.base + o.runner.Progress()
+	_ = o.bar.Set64(done)
+	o.bar.Describe(o.describe(done))
+}
+
+// describe says where the sweep is: current size, bytes written of all,
+// and the time left at the average rate so far.
+func (o *liveObserver) describe(done int64) string {
+	total := int64(o.runs) * o.cfg.TotalBytes()
+	left := "?"
+	if done > 0 {
+		el := time.Since(o.start)
+		left = (time.Duration(float64(el) * float64(total-done) / float64(done))).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%s %s of %s, %s left", o.current, humanize.IBytes(uint64(done)), humanize.IBytes(uint64(total)), left)
 }
 
 func (o *liveObserver) RunFinished(s iobench.Sample) {
