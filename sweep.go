@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,21 +24,22 @@ import (
 
 // sweepJob is one sweep from flags to report.
 type sweepJob struct {
-	cfg        iobench.Config
-	format     string
-	reporter   report.Reporter
-	output     string
-	rep        *report.Report
-	stdout     io.Writer
-	stderr     io.Writer
-	progress   bool
-	fraction   float64
-	profile    string
-	profileWhy string
-	total      bool // --total: --count/--size is split across ranks
-	shared     bool // --shared-file
-	anonymize  bool // --anonymize
-	cl         *cluster
+	cfg            iobench.Config
+	format         string
+	reporter       report.Reporter
+	output         string
+	rep            *report.Report
+	stdout         io.Writer
+	stderr         io.Writer
+	progress       bool
+	fraction       float64
+	profile        string
+	profileWhy     string
+	profileWarning string
+	total          bool // --total: --count/--size is split across ranks
+	shared         bool // --shared-file
+	anonymize      bool // --anonymize
+	cl             *cluster
 }
 
 func sweepAction(c *cli.Context) error {
@@ -116,6 +118,10 @@ func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	notes = slices.DeleteFunc(notes, func(n string) bool { return n == p.Warning })
+	if p.Warning != "" {
+		j.profileWarning = p.Warning
+	}
 	j.profile, j.profileWhy = p.Name, strings.Join(append([]string{why}, notes...), "; ")
 	return nil
 }
@@ -190,6 +196,9 @@ func (j *sweepJob) run(ctx context.Context) error {
 		return err
 	}
 	j.rep.Warnings = append(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), launcherWarnings...)
+	if j.profileWarning != "" {
+		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
+	}
 	for _, w := range j.rep.Warnings {
 		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
 	}

@@ -57,14 +57,13 @@ func (c Config) windowBytes() int64 {
 }
 
 // Warnings are facts about the plan that make results easy to misread.
+// (What a file system type implies, such as tmpfs measuring memory, comes
+// with its profile.)
 func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
 	var w []string
 	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal {
 		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and --fsync is off: results may measure the page cache, not the file system; use --fsync or a --size larger than RAM",
 			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal)))
-	}
-	if fs.Magic == fsinfo.MagicTmpfs {
-		w = append(w, "tmpfs keeps files in memory: this measures copy speed, not storage")
 	}
 	if !c.Warmup {
 		w = append(w, "no warm-up pass (--warmup=false): the first run may be several times slower than the rest")
