@@ -15,19 +15,10 @@ type curve struct {
 }
 
 func newCurve(points []knee.Point) curve {
-	bySize := map[int64][]float64{}
-	for _, p := range points {
-		if p.Size > 0 && p.MiBPerSec >= 0 && !math.IsInf(p.MiBPerSec, 1) {
-			bySize[p.Size] = append(bySize[p.Size], p.MiBPerSec)
-		}
-	}
 	var c curve
-	for s := range bySize {
-		c.size = append(c.size, s)
-	}
-	slices.Sort(c.size)
-	for _, s := range c.size {
-		c.mibs = append(c.mibs, knee.Median(bySize[s]))
+	for _, p := range knee.Clean(points) {
+		c.size = append(c.size, p.Size)
+		c.mibs = append(c.mibs, p.MiBPerSec)
 	}
 	return c
 }

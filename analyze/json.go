@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
 )
 
@@ -164,7 +165,7 @@ func checkSamples(r iobench.SizeResult) error {
 		}
 		rates[j] = s.MiBPerSec()
 	}
-	if m := iobench.Median(rates); !agree(m, r.MiBPerSec) {
+	if m := knee.Median(rates); !agree(m, r.MiBPerSec) {
 		return fmt.Errorf("write_size %d: mib_per_s %g is not the median of its samples, %g", r.WriteSize, r.MiBPerSec, m)
 	}
 	return nil

@@ -3,6 +3,8 @@ package iobench
 import (
 	"slices"
 	"time"
+
+	"github.com/iobench/iobench/knee"
 )
 
 // RankSpread is how one run's throughput varied across ranks.
@@ -51,7 +53,7 @@ func aggregateRun(perRank [][]Sample, i int) (Sample, RankSpread) {
 		}
 	}
 	a.Seconds = a.End.Sub(a.Start).Seconds()
-	return a, RankSpread{Run: a.Run, MinMiBPerSec: slices.Min(rates), MedianMiBPerSec: Median(rates),
+	return a, RankSpread{Run: a.Run, MinMiBPerSec: slices.Min(rates), MedianMiBPerSec: knee.Median(rates),
 		MaxMiBPerSec: slices.Max(rates), SlowestRank: slowest}
 }
 

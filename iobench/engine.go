@@ -285,22 +285,12 @@ func (r *Runner) readRun(run Run) (Sample, error) {
 // writeFile creates a data file and writes the data to it in calls of
 // run.WriteSize bytes, timed from open to close. The file is left in place.
 func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
-	s := Sample{Run: run}
-	name, f, err := r.create(tag)
-	if err != nil {
-		return "", s, &RunError{Op: "open", Run: run, Path: name, Err: err}
-	}
-	s.Start = time.Now()
-	err = r.writeChunks(f, &s)
-	if err == nil && r.Config.Fsync {
-		err = wrapOp("fsync", f.Fsync())
-	}
-	if cerr := f.Close(); err == nil {
-		err = wrapOp("close", cerr)
-	}
-	s.End = time.Now()
-	s.Seconds = s.End.Sub(s.Start).Seconds()
-	r.moved.Store(0)
+	var name string
+	s, err := r.timed(run, func() (File, error) {
+		n, f, err := r.create(tag)
+		name = n
+		return f, err
+	}, r.writeChunks)
 	if err == nil && r.Config.Verify {
 		err = r.verify(name, run)
 	}
@@ -309,6 +299,43 @@ func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 		return "", s, r.runError(run, name, s.Bytes, err)
 	}
 	return name, s, nil
+}
+
+// timed is one timed pass: from before open to after close on the
+// monotonic clock, with fsync inside for writes when asked.
+func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Sample) error) (Sample, error) {
+	s := Sample{Run: run, Start: time.Now()}
+	f, err := open()
+	if err != nil {
+		return s, wrapOp("open", err)
+	}
+	err = move(f, &s)
+	if err == nil && run.Mode == ModeWrite && r.Config.Fsync {
+		err = wrapOp("fsync", f.Fsync())
+	}
+	if cerr := f.Close(); err == nil {
+		err = wrapOp("close", cerr)
+	}
+	s.End = time.Now()
+	s.Seconds = s.End.Sub(s.Start).Seconds()
+	r.moved.Store(0)
+	return s, err
+}
+
+// eachChunk walks the data in chunks of s.WriteSize bytes (the last one
+// shorter), as element ranges, stopping at an error or an interrupt.
+func (r *Runner) eachChunk(s *Sample, do func(first, n int64) error) error {
+	per := s.WriteSize / r.Config.ElemSize()
+	for first := int64(0); first < r.Config.Count; first += per {
+		if r.stop.Load() {
+			return ErrInterrupted
+		}
+		if err := do(first, min(per, r.Config.Count-first)); err != nil {
+			return err
+		}
+		r.moved.Store(s.Bytes)
+	}
+	return nil
 }
 
 // opError marks which call failed, for RunError.
@@ -355,41 +382,20 @@ func (r *Runner) displayPath(name string) string {
 
 func (r *Runner) writeChunks(f File, s *Sample) error {
 	es := r.Config.ElemSize()
-	per := s.WriteSize / es
 	identity := r.packer.Identity()
-	for first := int64(0); first < r.Config.Count; first += per {
-		if r.stop.Load() {
-			return ErrInterrupted
-		}
-		n := min(per, r.Config.Count-first)
+	return r.eachChunk(s, func(first, n int64) error {
 		chunk := r.src.region(first, n)
 		if !identity {
 			out := r.buf[:n*es]
 			r.packer.Pack(out, chunk)
 			chunk = out
 		}
-		if err := writeFull(f, chunk, s); err != nil {
-			return err
-		}
-		r.moved.Store(s.Bytes)
-	}
-	return nil
+		return writeFull(f, chunk, s)
+	})
 }
 
 func (r *Runner) readPass(run Run) (Sample, error) {
-	s := Sample{Run: run}
-	f, err := r.FS.Open(r.readFile, r.Config.Direct)
-	if err != nil {
-		return s, &RunError{Op: "open", Run: run, Path: r.displayPath(r.readFile), Err: err}
-	}
-	s.Start = time.Now()
-	err = r.readChunks(f, &s)
-	if cerr := f.Close(); err == nil {
-		err = wrapOp("close", cerr)
-	}
-	s.End = time.Now()
-	s.Seconds = s.End.Sub(s.Start).Seconds()
-	r.moved.Store(0)
+	s, err := r.timed(run, func() (File, error) { return r.FS.Open(r.readFile, r.Config.Direct) }, r.readChunks)
 	if err != nil {
 		return s, r.runError(run, r.readFile, s.Bytes, err)
 	}
@@ -398,27 +404,19 @@ func (r *Runner) readPass(run Run) (Sample, error) {
 
 func (r *Runner) readChunks(f File, s *Sample) error {
 	es := r.Config.ElemSize()
-	per := s.WriteSize / es
 	identity := r.packer.Identity()
-	for first := int64(0); first < r.Config.Count; first += per {
-		if r.stop.Load() {
-			return ErrInterrupted
-		}
-		n := min(per, r.Config.Count-first)
+	return r.eachChunk(s, func(first, n int64) error {
 		dst := r.src.region(first, n)
-		in := dst
-		if !identity {
-			in = r.buf[:n*es]
+		if identity {
+			return readFull(f, dst, s)
 		}
+		in := r.buf[:n*es]
 		if err := readFull(f, in, s); err != nil {
 			return err
 		}
-		if !identity {
-			r.packer.Unpack(dst, in)
-		}
-		r.moved.Store(s.Bytes)
-	}
-	return nil
+		r.packer.Unpack(dst, in)
+		return nil
+	})
 }
 
 func (r *Runner) create(tag string) (string, File, error) {
@@ -459,8 +457,15 @@ func (r *Runner) forget(name string) {
 	delete(r.files, name)
 }
 
+// remove deletes a data file, but only one this runner created and holds.
 func (r *Runner) remove(name string) error {
-	r.forget(name)
+	r.mu.Lock()
+	held := r.files[name]
+	delete(r.files, name)
+	r.mu.Unlock()
+	if !held {
+		return nil
+	}
 	if err := r.FS.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("removing data file: %w", err)
 	}

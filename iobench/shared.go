@@ -2,7 +2,6 @@ package iobench
 
 import (
 	"fmt"
-	"time"
 )
 
 // Shared makes every rank write its own disjoint, contiguous segment of one
@@ -28,22 +27,9 @@ func (r *Runner) PrepareShared() error {
 }
 
 func (r *Runner) sharedWriteRun(run Run) (Sample, error) {
-	s := Sample{Run: run}
-	s.Start = time.Now()
-	f, err := r.FS.OpenWrite(r.Shared.Name, r.Config.Direct, r.Shared.Offset)
-	if err != nil {
-		return s, &RunError{Op: "open", Run: run, Path: r.displayPath(r.Shared.Name), Err: err}
-	}
-	err = r.writeChunks(f, &s)
-	if err == nil && r.Config.Fsync {
-		err = wrapOp("fsync", f.Fsync())
-	}
-	if cerr := f.Close(); err == nil {
-		err = wrapOp("close", cerr)
-	}
-	s.End = time.Now()
-	s.Seconds = s.End.Sub(s.Start).Seconds()
-	r.moved.Store(0)
+	s, err := r.timed(run, func() (File, error) {
+		return r.FS.OpenWrite(r.Shared.Name, r.Config.Direct, r.Shared.Offset)
+	}, r.writeChunks)
 	if err != nil {
 		return s, r.runError(run, r.Shared.Name, s.Bytes, err)
 	}

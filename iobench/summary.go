@@ -2,13 +2,10 @@ package iobench
 
 import (
 	"cmp"
-	"math"
 	"slices"
-)
 
-// WideCV is the coefficient of variation above which a row's repeats
-// disagree too much to trust its median.
-const WideCV = 0.10
+	"github.com/iobench/iobench/knee"
+)
 
 // SizeResult is the summary of every run of one size in one direction.
 type SizeResult struct {
@@ -66,47 +63,13 @@ func summarizeSize(ss []Sample) SizeResult {
 	sr := SizeResult{
 		Mode:         ss[0].Mode,
 		WriteSize:    ss[0].WriteSize,
-		MiBPerSec:    Median(rates),
+		MiBPerSec:    knee.Median(rates),
 		MinMiBPerSec: slices.Min(rates),
 		MaxMiBPerSec: slices.Max(rates),
-		CV:           CV(rates),
-		WriteCalls:   int64(Median(calls)),
+		CV:           knee.CV(rates),
+		WriteCalls:   int64(knee.Median(calls)),
 		Samples:      slices.SortedFunc(slices.Values(ss), func(a, b Sample) int { return cmp.Compare(a.Round, b.Round) }),
 	}
-	sr.WideSpread = sr.CV > WideCV
+	sr.WideSpread = sr.CV > knee.WideCV
 	return sr
-}
-
-// Median of xs; 0 for none.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
-}
-
-// CV is the sample coefficient of variation (stddev/mean); 0 for fewer than
-// two values.
-func CV(xs []float64) float64 {
-	if len(xs) < 2 {
-		return 0
-	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	if mean == 0 {
-		return 0
-	}
-	return math.Sqrt(ss/float64(len(xs)-1)) / mean
 }

@@ -1,6 +1,7 @@
 package knee
 
 import (
+	"maps"
 	"math"
 	"slices"
 )
@@ -24,23 +25,29 @@ type curve struct {
 
 func (c curve) len() int { return len(c.size) }
 
-// newCurve drops unusable points, sorts by size and merges repeated sizes
-// into their median, so that a caller's sloppy input cannot produce two
-// different throughputs for one x.
-func newCurve(points []Point) curve {
+// Clean drops unusable points (sizes <= 0, negative, NaN or infinite
+// throughputs), sorts by size and merges repeated sizes into their median,
+// so that a caller's sloppy input cannot produce two throughputs for one x.
+func Clean(points []Point) []Point {
 	bySize := map[int64][]float64{}
 	for _, p := range points {
 		if p.Size > 0 && p.MiBPerSec >= 0 && !math.IsInf(p.MiBPerSec, 1) {
 			bySize[p.Size] = append(bySize[p.Size], p.MiBPerSec)
 		}
 	}
-	var c curve
-	for s := range bySize {
-		c.size = append(c.size, s)
+	sizes := slices.Sorted(maps.Keys(bySize))
+	out := make([]Point, len(sizes))
+	for i, s := range sizes {
+		out[i] = Point{Size: s, MiBPerSec: Median(bySize[s])}
 	}
-	slices.Sort(c.size)
-	for _, s := range c.size {
-		c.raw = append(c.raw, Median(bySize[s]))
+	return out
+}
+
+func newCurve(points []Point) curve {
+	var c curve
+	for _, p := range Clean(points) {
+		c.size = append(c.size, p.Size)
+		c.raw = append(c.raw, p.MiBPerSec)
 	}
 	c.smooth = smooth(c.raw)
 	return c

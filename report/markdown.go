@@ -133,7 +133,7 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	}
 	p.mdTable(head, body)
 	if cols.repeated && anyWide(rows) {
-		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*iobench.WideCV)
+		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*knee.WideCV)
 	}
 	p.f("\n%s\n", mdSentence(KneeLine(k)))
 	if mode == r.primaryMode() && r.KneeStability != nil {

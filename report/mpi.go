@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 )
 
 // maxHostsShown keeps a many-node host list to one readable line.
@@ -66,7 +67,7 @@ func summarizeRanks(row iobench.SizeResult, runs []RankRun) rankSummary {
 		for i, r := range runs {
 			xs[i] = get(r)
 		}
-		return iobench.Median(xs)
+		return knee.Median(xs)
 	}
 	s := rankSummary{
 		size: row.WriteSize, aggregate: row.MiBPerSec, rounds: len(runs),

@@ -182,7 +182,7 @@ func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result)
 	}
 	p.WriteString(tabulate(lines))
 	if cols.repeated && anyWide(rows) {
-		p.f("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*iobench.WideCV)
+		p.f("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*knee.WideCV)
 	}
 }
 
