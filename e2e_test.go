@@ -195,3 +195,25 @@ func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
 	}
 	assertUntouched(t, dir, before)
 }
+
+func TestHangupCleansUpLikeCtrlC(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
+		"--repeat", "200", "--sync", "none", "--no-progress", "--profile", "generic")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, "round 2/200")
+	_ = cmd.Process.Signal(syscall.SIGHUP)
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code %d after SIGHUP, want 130", code)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left after SIGHUP: %v", left)
+	}
+}

@@ -75,6 +75,11 @@ func warnUnaggregated(stderr io.Writer, getenv func(string) string) {
 func handleSignals(cancel context.CancelCauseFunc) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	// A closed terminal or ssh session sends SIGHUP: clean up as for
+	// Ctrl-C, unless started under nohup, which must keep working.
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(sigs, syscall.SIGHUP)
+	}
 	sig := <-sigs
 	cancel(fmt.Errorf("received %v", sig))
 	<-sigs
