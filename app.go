@@ -18,6 +18,7 @@ const version = "0.1.0"
 // output to the writers given, an error out.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{"args": args} // the command line as given, for reports
 	return app.RunContext(ctx, flagsFirst(args))
 }
 

@@ -198,6 +198,22 @@ func (c *cluster) configure(cfg *iobench.Config, total, sharedFile bool) (*ioben
 	return &iobench.Shared{Name: string(shared) + "-shared.dat", Offset: first * cfg.ElemSize(), Creator: c.rank == 0}, prefix, nil
 }
 
+// samePlan checks that this rank runs the plan rank 0 runs: a rank whose
+// file system chose another profile would otherwise call the collectives
+// a different number of times and hang the job.
+func (c *cluster) samePlan(cfg iobench.Config) error {
+	mine := fmt.Sprintf("sizes %v, repeat %d, order %s, mode %s, warmup %v, fsync %v, type %s, convert %s, stride %d",
+		cfg.Sizes, cfg.Repeat, cfg.Order, cfg.Mode, cfg.Warmup, cfg.Fsync, cfg.Type, cfg.Convert, cfg.Stride)
+	first, err := c.w.Bcast([]byte(mine))
+	if err != nil {
+		return err
+	}
+	if string(first) != mine {
+		return fmt.Errorf("--profile: this rank's plan (%s) differs from rank 0's (%s), as its file system chose another profile; give --profile and the sizes explicitly", mine, first)
+	}
+	return nil
+}
+
 // gather brings every rank's samples to rank 0 and aggregates them there;
 // other ranks get nil. All ranks must call it, also after a failure.
 func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -68,6 +69,9 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 	if cfg.Sizes, err = sizesFromFlags(c); err != nil {
 		return cfg, err
 	}
+	if err := checkSizeFlags(c, cfg); err != nil {
+		return cfg, err
+	}
 	cfg.Repeat = c.Int("repeat")
 	cfg.Order = iobench.Order(c.String("order"))
 	if !c.IsSet("order") {
@@ -119,19 +123,36 @@ func parseCount(s string) (int64, error) {
 		if n <= 0 {
 			return 0, fmt.Errorf("--count: %q must be positive", s)
 		}
+		if n > maxCount {
+			return 0, fmt.Errorf("--count: %q is too large (at most %d)", s, int64(maxCount))
+		}
 		return n, nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != math.Trunc(f) || f <= 0 || f > math.MaxInt64/16 {
-		return 0, fmt.Errorf("--count: %q is not a positive whole number", s)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange), f != math.Trunc(f):
+		return 0, fmt.Errorf("--count: %q is not a whole number like 250000000 or 2.5e8", s)
+	case f <= 0:
+		return 0, fmt.Errorf("--count: %q must be positive", s)
+	case err != nil || f > maxCount:
+		return 0, fmt.Errorf("--count: %q is too large (at most %d)", s, int64(maxCount))
 	}
 	return int64(f), nil
 }
 
+// maxCount keeps --count and byte sizes far from int64 overflow when
+// multiplied by an element size or a stride.
+const maxCount = math.MaxInt64 / 16
+
 func parseBytes(flag, s string) (int64, error) {
 	n, err := humanize.ParseBytes(s)
-	if err != nil || n == 0 || n > math.MaxInt64/16 {
+	switch {
+	case err != nil:
 		return 0, fmt.Errorf("%s: %q is not a byte size like 4096, 4KiB or 1MiB", flag, s)
+	case n == 0:
+		return 0, fmt.Errorf("%s: %q must be positive", flag, s)
+	case n > maxCount:
+		return 0, fmt.Errorf("%s: %q is too large", flag, s)
 	}
 	return int64(n), nil
 }
@@ -155,6 +176,24 @@ func sizesFromFlags(c *cli.Context) ([]int64, error) {
 		return nil, fmt.Errorf("--min: %q is larger than --max %q", c.String("min"), c.String("max"))
 	}
 	return iobench.PowersOfTwo(lo, hi), nil
+}
+
+// checkSizeFlags names --min or --max when a size the user set cannot be
+// written: Config.Validate knows only the list of sizes.
+func checkSizeFlags(c *cli.Context, cfg iobench.Config) error {
+	for _, flag := range []string{"min", "max"} {
+		if !c.IsSet(flag) {
+			continue
+		}
+		n, _ := parseBytes("--"+flag, c.String(flag))
+		switch {
+		case n%cfg.ElemSize() != 0:
+			return fmt.Errorf("--%s: %q is not a whole number of %d-byte %s elements", flag, c.String(flag), cfg.ElemSize(), cfg.Type)
+		case n > cfg.TotalBytes():
+			return fmt.Errorf("--%s: %q is larger than the data (%d bytes); raise --count or --size", flag, c.String(flag), cfg.TotalBytes())
+		}
+	}
+	return nil
 }
 
 func powerOfTwo(flag, s string) (int64, error) {

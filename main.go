@@ -86,7 +86,7 @@ func handleSignals(cancel context.CancelCauseFunc) {
 	if f := onSecondSignal.Load(); f != nil {
 		(*f)()
 	}
-	fmt.Fprintln(os.Stderr, "iobench: second signal: data files removed, exiting")
+	fmt.Fprintln(os.Stderr, "iobench: second signal: exiting now, after removing the sweep's data files")
 	os.Exit(exitInterrupted)
 }
 

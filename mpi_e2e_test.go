@@ -137,7 +137,7 @@ func TestMPIRankOutOfSpaceMidRun(t *testing.T) {
 	bin := mpiBinary(t)
 	tiny := mountTmpfs(t, "size=4m")
 	dir := t.TempDir()
-	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress", "--force"}
+	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress", "--force", "--profile", "generic"}
 	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
 	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "ENOSPC") {
 		t.Errorf("exit %d, stderr:\n%s\nwant a failure naming rank 2 and ENOSPC", r.code, r.stderr)
@@ -146,5 +146,16 @@ func TestMPIRankOutOfSpaceMidRun(t *testing.T) {
 		if left := dirEntries(t, d); len(left) != 0 {
 			t.Errorf("files left in %s: %v", d, left)
 		}
+	}
+}
+
+func TestMPIRanksWithDifferentPlansStopBeforeWriting(t *testing.T) {
+	bin := mpiBinary(t)
+	tiny := mountTmpfs(t, "size=64m")
+	dir := t.TempDir()
+	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress"}
+	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "differs from rank 0's") {
+		t.Errorf("exit %d, stderr:\n%s\nwant rank 2's plan (tmpfs profile) refused", r.code, r.stderr)
 	}
 }

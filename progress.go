@@ -32,7 +32,7 @@ type liveObserver struct {
 }
 
 func newLiveObserver(w io.Writer, r *iobench.Runner, cfg iobench.Config, wantBar bool) *liveObserver {
-	o := &liveObserver{w: w, runner: r, cfg: cfg, runs: len(iobench.Plan(cfg)), done: make(chan struct{})}
+	o := &liveObserver{w: w, runner: r, cfg: cfg, runs: cfg.Runs(), done: make(chan struct{})}
 	if wantBar && isTerminal(w) {
 		// The bar draws; the description carries exact units (MiB) and an
 		// estimate over the whole sweep, not the library's per-second rate.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func newSweepJob(c *cli.Context) (*sweepJob, error) {
 		return nil, asUsage(err)
 	}
 	j.rep = &report.Report{
-		Tool: toolInfo(), Command: os.Args, StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
+		Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
 	}
 	return j, nil
 }
@@ -100,6 +101,9 @@ func (j *sweepJob) checkFlags() error {
 	}
 	if j.shared && j.cfg.Mode != iobench.ModeWrite {
 		return usagef("--shared-file: applies to --mode write only, not %q", j.cfg.Mode)
+	}
+	if j.shared && j.cfg.Verify {
+		return usagef("--verify: checks a file per rank; it is not available with --shared-file")
 	}
 	if err := checkFraction(j.fraction); err != nil {
 		return asUsage(err)
@@ -126,8 +130,14 @@ func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
 	return nil
 }
 
+// commandLine is the command as the user typed it.
+func commandLine(c *cli.Context) []string {
+	args, _ := c.App.Metadata["args"].([]string)
+	return args
+}
+
 func checkFraction(f float64) error {
-	if f <= 0 || f > 1 {
+	if !(f > 0 && f <= 1) { // also NaN
 		return fmt.Errorf("--knee-fraction: %v must be in (0, 1]", f)
 	}
 	return nil
@@ -157,6 +167,14 @@ func checkNewOutput(path string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return usagef("--output: %q already exists; iobench does not overwrite files, choose a new name", path)
 	}
+	// Find a bad directory now, not after a long sweep.
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("--output: directory %q of %q does not exist", dir, path)
+	}
+	if err := unix.Access(dir, unix.W_OK); err != nil {
+		return usagef("--output: directory %q is not writable: %s", dir, iobench.Describe(err))
+	}
 	return nil
 }
 
@@ -173,15 +191,23 @@ func (j *sweepJob) files() (*iobench.Shared, string, error) {
 	return &iobench.Shared{Name: prefix + "-shared.dat", Creator: true}, prefix, err
 }
 
+// agree is the cluster's Agree under MPI, else err as it is.
+func (j *sweepJob) agree(err error) error {
+	if j.cl == nil {
+		return err
+	}
+	return j.cl.Agree(err)
+}
+
 func (j *sweepJob) preflight() error {
 	err := iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes)
 	if err == nil {
 		err = j.cfg.Validate() // a rank's share of --total may be below the largest size
 	}
-	if j.cl != nil {
-		err = j.cl.Agree(err)
+	if j.cl != nil { // a collective call: every rank makes it, failed or not
+		err = errors.Join(err, j.cl.samePlan(j.cfg))
 	}
-	return err
+	return j.agree(err)
 }
 
 func (j *sweepJob) run(ctx context.Context) error {
@@ -204,7 +230,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	}
 	streamHeader := j.format == "text" && j.toStdout()
 	if streamHeader {
-		if err := report.TextHeader(j.stdout, j.shown()); err != nil {
+		if err := j.agree(report.TextHeader(j.stdout, j.shown())); err != nil {
 			return err
 		}
 	}
@@ -276,8 +302,11 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 
 func (j *sweepJob) write(headerDone bool) error {
 	if !j.toStdout() {
-		if err := report.WriteNewFile(j.output, j.reporter, j.shown()); err != nil {
-			return err
+		err := report.WriteNewFile(j.output, j.reporter, j.shown())
+		if err != nil {
+			// Keep what was measured: print it rather than lose it.
+			fmt.Fprintf(j.stderr, "iobench: could not write %s; the report follows on stdout\n", j.output)
+			return errors.Join(err, j.reporter(j.stdout, j.shown()))
 		}
 		fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
 		return nil

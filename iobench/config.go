@@ -146,6 +146,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--stride: %d must be at least 1", c.Stride)
 	case c.Repeat < 1:
 		return fmt.Errorf("--repeat: %d must be at least 1", c.Repeat)
+	case c.Repeat > MaxRepeat:
+		return fmt.Errorf("--repeat: %d is more than %d rounds", c.Repeat, MaxRepeat)
 	case len(c.Sizes) == 0:
 		return fmt.Errorf("--sizes: no write sizes to run")
 	}
@@ -157,7 +159,34 @@ func (c Config) Validate() error {
 	if err := c.validEnums(); err != nil {
 		return err
 	}
+	if err := c.validMagnitude(); err != nil {
+		return err
+	}
 	return c.validCombination()
+}
+
+// MaxRepeat bounds --repeat: the plan is held in memory, and a million
+// rounds of a 2 GB sweep is a typo, not an experiment.
+const MaxRepeat = 10000
+
+// MaxSourceBytes bounds the memory a source may ask for (1 PiB), so that
+// products of --count, --stride and element size cannot overflow.
+const MaxSourceBytes = 1 << 50
+
+// validMagnitude rejects plans whose byte counts would overflow.
+func (c Config) validMagnitude() error {
+	es, stride := uint64(c.ElemSize()), uint64(c.Stride)
+	hi, perElem := bits.Mul64(es, stride)
+	if hi != 0 || perElem > MaxSourceBytes {
+		return fmt.Errorf("--stride: %d is too large for %d-byte %s elements", c.Stride, es, c.Type)
+	}
+	if hi, total := bits.Mul64(uint64(c.Count), perElem); hi != 0 || total > MaxSourceBytes {
+		return fmt.Errorf("--count: %d elements with --stride %d need more than %d bytes of source", c.Count, c.Stride, uint64(MaxSourceBytes))
+	}
+	if hi, window := bits.Mul64(uint64(c.MaxSize()), 2*stride); hi != 0 || window > MaxSourceBytes {
+		return fmt.Errorf("--stride: %d with write sizes up to %d bytes needs more than %d bytes of source", c.Stride, c.MaxSize(), uint64(MaxSourceBytes))
+	}
+	return nil
 }
 
 // DirectAlign is the alignment O_DIRECT sizes keep: 4096 bytes suits both
@@ -165,6 +194,9 @@ func (c Config) Validate() error {
 const DirectAlign = 4096
 
 func (c Config) validCombination() error {
+	if c.Drop == DropCaches && c.Mode == ModeWrite {
+		return fmt.Errorf("--drop-caches: applies to read runs; use it with --mode read or both")
+	}
 	if c.Mode != ModeWrite && c.Stride > 1 {
 		return fmt.Errorf("--stride: %d applies to writes only; use --stride 1 with --mode %s", c.Stride, c.Mode)
 	}

@@ -195,8 +195,12 @@ func (r *Runner) coordinated(run Run) (Sample, error) {
 	}
 	s, name, err := r.runOnce(run)
 	err = r.agree(err)
-	if name != "" {
+	switch {
+	case name == "":
+	case err != nil: // every rank is stopping: no more collectives
 		err = errors.Join(err, r.release(name))
+	default:
+		err = r.agree(r.release(name))
 	}
 	if err == nil && r.Observer != nil {
 		r.Observer.RunFinished(s)

@@ -348,3 +348,17 @@ func TestEveryFaultIsNamedWithSizeAndBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestSharedFileWithKeepKeepsOnlyTheLast(t *testing.T) {
+	m := newMemFS()
+	c := smallConfig()
+	c.Keep = true
+	r := &Runner{Config: c, FS: m, Shared: &Shared{Name: "shared.dat", Creator: true}}
+	res, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := m.names(); len(left) != 1 || res.KeptFile != "shared.dat" || len(res.Samples) != 2 {
+		t.Errorf("files %v, kept %q, %d samples; want the shared file kept after 2 runs", left, res.KeptFile, len(res.Samples))
+	}
+}

@@ -44,7 +44,7 @@ func Describe(err error) string {
 		unix.EACCES: "permission denied",
 		unix.EPERM:  "operation not permitted",
 		unix.EFBIG:  "file too large for this file system or ulimit -f",
-		unix.EINVAL: "invalid argument (with --direct: sizes or buffers not aligned as the file system needs)",
+		unix.EINVAL: "invalid argument (if --direct is on: sizes or buffers not aligned as the file system needs)",
 	}
 	words, ok := plain[errno]
 	if !ok {

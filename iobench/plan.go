@@ -28,6 +28,9 @@ func Plan(c Config) []Run {
 	return runs
 }
 
+// Runs is the number of timed runs the plan holds.
+func (c Config) Runs() int { return c.Repeat * len(c.Sizes) * len(c.Mode.directions()) }
+
 func roundOrder(c Config, rng *rand.Rand) []int64 {
 	sizes := slices.Clone(c.Sizes)
 	slices.Sort(sizes)

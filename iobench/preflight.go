@@ -16,10 +16,14 @@ const SpaceMargin = 64 << 20
 
 // FilesAtOnce is the most data files the plan keeps on disk at one time.
 func (c Config) FilesAtOnce() int64 {
-	if c.Mode == ModeWrite {
-		return 1
+	n := int64(1)
+	if c.Mode != ModeWrite {
+		n++ // the file read runs read
 	}
-	return 2
+	if c.Keep {
+		n++ // the last run's file stays until the next one is written
+	}
+	return n
 }
 
 // SpaceNeeded is the free space, in bytes, a sweep needs on a file system
@@ -42,6 +46,10 @@ func Preflight(c Config, fs fsinfo.Info, memAvailable uint64) error {
 	if !c.Force && uint64(need) > fs.AvailBytes {
 		return fmt.Errorf("--dir: %q has %s available, the sweep needs %s (%d bytes: data plus a margin); free space, lower --count/--size, or pass --force",
 			c.Dir, humanize.IBytes(fs.AvailBytes), humanize.IBytes(uint64(need)), need)
+	}
+	if memAvailable > 0 && c.Source == SourceWindow && uint64(c.SourceBytes()) > memAvailable {
+		return fmt.Errorf("--stride: the window source needs %s of memory (twice the largest write times the stride) but only %s is available; lower --stride or --max",
+			humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable))
 	}
 	if memAvailable > 0 && uint64(c.SourceBytes()) > memAvailable {
 		return fmt.Errorf("--source: the %s source needs %s of memory but only %s is available; use --source window (about %s) or a smaller --count",

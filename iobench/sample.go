@@ -10,7 +10,7 @@ type Sample struct {
 	Run
 	Seconds     float64   `json:"seconds"`       // open to close, monotonic clock
 	Bytes       int64     `json:"bytes"`         // bytes written (or read)
-	Calls       int64     `json:"calls"`         // write(2) or read(2) calls that moved data
+	Calls       int64     `json:"calls"`         // write(2) or read(2) calls made, retries included
 	ShortWrites int64     `json:"short_writes"`  // calls that moved fewer bytes than asked
 	EINTR       int64     `json:"eintr_retries"` // calls interrupted and retried
 	Start       time.Time `json:"start"`         // wall clock, for aggregating ranks

@@ -19,9 +19,15 @@ func (r *Runner) PrepareShared() error {
 	if r.Shared == nil || !r.Shared.Creator {
 		return nil
 	}
+	if r.kept == r.Shared.Name { // --keep held the last run's file
+		r.kept = ""
+		if err := r.remove(r.Shared.Name); err != nil {
+			return err
+		}
+	}
 	f, err := r.createTracked(r.Shared.Name, false)
 	if err != nil {
-		return fmt.Errorf("creating the shared file %s: %w", r.displayPath(r.Shared.Name), err)
+		return fmt.Errorf("creating the shared file: %w", err)
 	}
 	return f.Close()
 }

@@ -36,7 +36,7 @@ func TextBody(w io.Writer, r *Report) error {
 
 func (p *printer) textHeader(r *Report) {
 	fs := r.FS
-	p.f("iobench %s: %s throughput by write(2) size\n", r.Tool.Version, directionWord(r.Config.Mode))
+	p.f("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), directionWord(r.Config.Mode))
 	// Results read back by analyze may lack the facts of a live run.
 	if fs.ResolvedDir != "" {
 		p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
@@ -47,7 +47,7 @@ func (p *printer) textHeader(r *Report) {
 	} else if fs.Type != "" {
 		p.f("fs:         %s\n", fs.Type)
 	}
-	p.f("blocks:     f_bsize %d B, f_frsize %d B, st_blksize %d B\n", fs.BlockSize, fs.FragmentSize, fs.IOBlockSize)
+	p.f("blocks:     %s\n", blocksLine(fs.BlockSize, fs.FragmentSize, fs.IOBlockSize))
 	if fs.TotalBytes > 0 {
 		p.f("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
 	}
@@ -66,8 +66,34 @@ func (p *printer) textHeader(r *Report) {
 }
 
 func dataLine(c Config) string {
-	return fmt.Sprintf("%d %s elements = %d B (%s) per run; source %s (%s in memory)",
-		c.Count, c.ElementType, c.TotalBytes, humanize.IBytes(uint64(c.TotalBytes)), c.Source, humanize.IBytes(uint64(c.SourceBytes)))
+	line := fmt.Sprintf("%d %s elements = %d B (%s) per run", c.Count, c.ElementType, c.TotalBytes, humanize.IBytes(uint64(c.TotalBytes)))
+	if c.SourceBytes > 0 { // unknown for results read back from other tools
+		line += fmt.Sprintf("; source %s (%s in memory)", c.Source, humanize.IBytes(uint64(c.SourceBytes)))
+	}
+	return line
+}
+
+// toolTitle names what measured: "iobench 0.1.0", or the other program
+// whose output analyze read.
+func toolTitle(t Tool) string {
+	return strings.TrimSpace(t.Name + " " + t.Version)
+}
+
+// blocksLine lists the block sizes that are known (non-zero).
+func blocksLine(bsize, frsize, blksize int64) string {
+	var parts []string
+	for _, b := range []struct {
+		name string
+		v    int64
+	}{{"f_bsize", bsize}, {"f_frsize", frsize}, {"st_blksize", blksize}} {
+		if b.v > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d B", b.name, b.v))
+		}
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // GfortranProfile is the profile whose write sizes are defined as element
