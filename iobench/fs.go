@@ -124,9 +124,11 @@ type fdFile int
 // Write and Read call the kernel without the runtime's syscall bookkeeping
 // (entersyscall/exitsyscall). That bookkeeping cost about 200 ns per call
 // here, 13% of a 1 KiB write to tmpfs, and would show as the tool's
-// overhead in the figure (scripts/compare-c.sh). The cost is that this
-// goroutine holds its P while the kernel works; main keeps GOMAXPROCS >= 2
-// so signal handling still runs during a write that blocks.
+// overhead in the figure (scripts/compare-c.sh). The cost: this goroutine
+// holds its P while the kernel works. main keeps GOMAXPROCS >= 2 so the
+// signal goroutine has a P of its own, but a garbage collection that must
+// stop the world waits for the write to return; so a write blocked in the
+// kernel delays Ctrl-C until it returns (as a write in D state would).
 func (f fdFile) Write(p []byte) (int, error) { return rawIO(unix.SYS_WRITE, int(f), p) }
 func (f fdFile) Read(p []byte) (int, error)  { return rawIO(unix.SYS_READ, int(f), p) }
 func (f fdFile) Fsync() error                { return retryEINTR(func() error { return unix.Fsync(int(f)) }) }
