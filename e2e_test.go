@@ -217,3 +217,31 @@ func TestHangupCleansUpLikeCtrlC(t *testing.T) {
 		t.Errorf("files left after SIGHUP: %v", left)
 	}
 }
+
+func TestReportGoesToStdoutWhenTheOutputFileCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	outDir := t.TempDir()
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
+		"--repeat", "3", "--sync", "none", "--no-progress", "--profile", "generic",
+		"--format", "json", "-o", filepath.Join(outDir, "r.json"))
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, "round 1/3")
+	if err := os.RemoveAll(outDir); err != nil { // the -o directory vanishes mid-sweep
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if doc := decodeJSON(t, out.String()); len(doc.Results) != 1 || len(doc.Results[0].Samples) != 3 {
+		t.Errorf("stdout report has %d rows, want the 1 size with its 3 runs", len(doc.Results))
+	}
+}
