@@ -101,6 +101,30 @@ func (c curve) plateau(fraction float64) float64 {
 	return Median(top)
 }
 
+// bestMeasured is the index of the highest measured value, the size a user
+// sees as fastest; the smallest size on ties.
+func (c curve) bestMeasured() int {
+	b := 0
+	for i, v := range c.raw {
+		if v > c.raw[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+// forgiven lists the sizes in [k, end] below the band that inBand let pass
+// as single bad runs, so that the report can name them.
+func (c curve) forgiven(b band, k, end int) []int64 {
+	var out []int64
+	for i := k; i <= end; i++ {
+		if c.raw[i] < b.lo {
+			out = append(out, c.size[i])
+		}
+	}
+	return out
+}
+
 // best is the index of the highest smoothed value, the smallest size on ties.
 func (c curve) best() int {
 	b := 0
@@ -122,18 +146,20 @@ func (b band) inside(v float64) bool { return v >= b.lo && v <= b.hi }
 
 // inBand reports whether size i counts as reaching the band.
 //
-// A size inside the band passes. A single size outside it, below or above,
-// passes if its neighbours are both inside: it is one bad run. A neighbour
-// above the band is itself suspect and cannot vouch, which keeps a spike two
-// sizes below the knee from making the genuine low point between look like
-// a dip. The largest size has one neighbour, so a single low last point is
-// forgiven and a decline has to show in two sizes. The smallest size has no
-// left neighbour and passes only on its own value (a high one counts), since
-// low throughput there is the expected shape, not an outlier.
+// A size inside the band passes, and so does one above it unless it is a
+// lone spike: the rule is "at least fraction x plateau". A single size below it passes if its neighbours are
+// both inside the band: it is one bad run. A neighbour above the band is
+// itself suspect and cannot vouch, which keeps a spike two sizes below the
+// knee from making the genuine low point between look like a dip. The
+// largest size has one neighbour, so a single low last point is forgiven
+// and a decline has to show in two sizes. The smallest size has no left
+// neighbour and passes only on its own value, since low throughput there
+// is the expected shape, not an outlier.
 func (c curve) inBand(i int, b band) bool {
 	v := c.raw[i]
+	lone := v > b.hi && c.spike(i, b.lo/b.hi)
 	switch {
-	case b.inside(v):
+	case v >= b.lo && !lone:
 		return true
 	case i == 0:
 		return v >= b.lo
@@ -142,6 +168,19 @@ func (c curve) inBand(i int, b band) bool {
 	default:
 		return b.inside(c.raw[i-1]) && b.inside(c.raw[i+1])
 	}
+}
+
+// spike reports whether size i towers over every neighbour it has by more
+// than the band is wide (a factor 1/f2, f2 = fraction^2): one lucky run,
+// not the curve. A point a little above a plateau that was estimated low is
+// not a spike and still counts.
+func (c curve) spike(i int, f2 float64) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < c.len() && c.raw[i]*f2 <= c.raw[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // lastInBand is the largest index in the band, or 0 if none is. The

@@ -79,8 +79,11 @@ type Result struct {
 	DeclinesAbove int64 `json:"declines_above,omitempty"`
 	// KneedleFound and KneedleSize are the Kneedle method's knee, which
 	// tends to sit at or before the plateau rule's knee.
-	KneedleFound bool  `json:"kneedle_found"`
-	KneedleSize  int64 `json:"kneedle_write_size,omitempty"`
+	// Outliers are sizes at or above the knee that fell below the band in
+	// a single isolated run and were treated as bad runs, not as the curve.
+	Outliers     []int64 `json:"outliers,omitempty"`
+	KneedleFound bool    `json:"kneedle_found"`
+	KneedleSize  int64   `json:"kneedle_write_size,omitempty"`
 }
 
 // Find applies the plateau rule to points and classifies the curve.
@@ -117,7 +120,7 @@ func Find(points []Point, fraction float64) Result {
 	if c.len() < MinPoints {
 		return tooFew(res, c)
 	}
-	best := c.best()
+	best := c.bestMeasured()
 	res.BestSize, res.BestMiBPerSec = c.size[best], c.raw[best]
 	res.PlateauMiBPerSec = c.plateau(res.Fraction)
 	b := band{res.Fraction * res.PlateauMiBPerSec, res.PlateauMiBPerSec / res.Fraction}
@@ -133,6 +136,7 @@ func Find(points []Point, fraction float64) Result {
 	}
 	res.Found = true
 	res.WriteSize, res.MiBPerSec = c.size[k], c.raw[k]
+	res.Outliers = c.forgiven(b, k, end)
 	if res.Shape == ShapeDeclines {
 		res.DeclinesAbove = c.size[end]
 	}
@@ -154,7 +158,7 @@ func tooFew(res Result, c curve) Result {
 	res.Shape = ShapeTooFewPoints
 	res.Reason = fmt.Sprintf("need at least %d write sizes to find a knee, got %d", MinPoints, c.len())
 	if c.len() > 0 {
-		best := c.best()
+		best := c.bestMeasured()
 		res.BestSize, res.BestMiBPerSec = c.size[best], c.raw[best]
 	}
 	return res

@@ -36,7 +36,7 @@ func chart(rows []iobench.SizeResult, k knee.Result) []string {
 	if i := kneeColumn(rows, k); i >= 0 {
 		lines = append(lines, fmt.Sprintf("%*s   %s^ knee (%s)", width, "", strings.Repeat("  ", i), knee.FormatSize(k.WriteSize)))
 	}
-	lines = append(lines, fmt.Sprintf("%*s  one column per write size, %s to %s", width, "",
+	lines = append(lines, fmt.Sprintf("%*s  one column per size, %s to %s", width, "",
 		sizeName(rows[0].WriteSize), sizeName(rows[len(rows)-1].WriteSize)))
 	return lines
 }

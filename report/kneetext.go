@@ -20,11 +20,11 @@ func kneeSentence(k knee.Result) string {
 	at := func(size int64) string { return fmt.Sprintf("%s (%d bytes)", knee.FormatSize(size), size) }
 	switch kneeShape(k) {
 	case knee.ShapePlateau:
-		return fmt.Sprintf("%s at %.1f MiB/s; from this size up every size reaches %.0f%% of the %.1f MiB/s plateau",
-			at(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec)
+		return fmt.Sprintf("%s at %.1f MiB/s; from this size up every size reaches %.0f%% of the %.1f MiB/s plateau%s",
+			at(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec, outlierWords(k))
 	case knee.ShapeDeclines:
-		return fmt.Sprintf("%s at %.1f MiB/s, but throughput %s: %s %.0f%% of the %.1f MiB/s plateau, larger writes fall below it",
-			at(k.WriteSize), k.MiBPerSec, declineWords(k), bandWords(k), pct, k.PlateauMiBPerSec)
+		return fmt.Sprintf("%s at %.1f MiB/s, but throughput %s: %s %.0f%% of the %.1f MiB/s plateau, larger sizes fall below it%s",
+			at(k.WriteSize), k.MiBPerSec, declineWords(k), bandWords(k), pct, k.PlateauMiBPerSec, outlierWords(k))
 	case knee.ShapeFlat:
 		return fmt.Sprintf("none, write size does not matter in this range: every size from %s up (%.1f MiB/s) reaches %.0f%% of the %.1f MiB/s plateau; try a smaller --min",
 			knee.FormatSize(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec)
@@ -34,8 +34,21 @@ func kneeSentence(k knee.Result) string {
 	return "none (" + orDefault(k.Reason, "no plateau found") + ")"
 }
 
-// declineWords says where a declining curve peaks (the highest smoothed
-// point; its measured value may be lower, so none is quoted) and falls.
+// outlierWords names the isolated slow runs the knee rule set aside, so
+// "every size reaches" is never said over a visible dip.
+func outlierWords(k knee.Result) string {
+	if len(k.Outliers) == 0 {
+		return ""
+	}
+	sizes := make([]string, len(k.Outliers))
+	for i, s := range k.Outliers {
+		sizes[i] = knee.FormatSize(s)
+	}
+	return fmt.Sprintf(", except an isolated slow run at %s, taken as a bad run", strings.Join(sizes, ", "))
+}
+
+// declineWords says where a declining curve peaks (its fastest measured
+// size) and where it falls.
 func declineWords(k knee.Result) string {
 	if k.BestSize > 0 && k.BestSize <= k.DeclinesAbove {
 		return fmt.Sprintf("peaks around %s and declines above %s", knee.FormatSize(k.BestSize), knee.FormatSize(k.DeclinesAbove))

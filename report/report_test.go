@@ -83,7 +83,7 @@ func TestKneeLine(t *testing.T) {
 		{"plateau", with(func(k *knee.Result) { k.Shape = knee.ShapePlateau }),
 			[]string{"knee: 2 MiB (2097152 bytes) at 1900.0 MiB/s", "every size reaches 95% of the 2000.0 MiB/s plateau", "Kneedle", "512 KiB"}, nil, false},
 		{"declines", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 16<<20 }),
-			[]string{"knee: 2 MiB", "peaks around 8 MiB and declines above 16 MiB", "sizes from 2 MiB to 16 MiB reach 95%", "larger writes fall below"}, []string{"every size reaches"}, false},
+			[]string{"knee: 2 MiB", "peaks around 8 MiB and declines above 16 MiB", "sizes from 2 MiB to 16 MiB reach 95%", "larger sizes fall below"}, []string{"every size reaches"}, false},
 		{"declines at once", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 2<<20 }),
 			[]string{"but throughput declines above 2 MiB: only 2 MiB reaches 95%"}, []string{"peaks"}, false},
 		{"flat", with(func(k *knee.Result) { k.Shape, k.WriteSize, k.KneedleFound = knee.ShapeFlat, 1024, false }),
