@@ -69,7 +69,7 @@ func checkIobenchJSON(name string, doc []byte) error {
 	if probe.Tool == nil || json.Unmarshal(probe.Tool, &tool) != nil {
 		return notOurs("no \"tool\" object")
 	}
-	if tool.Name != "iobench" {
+	if !report.KnownTool(tool.Name) {
 		return notOurs(fmt.Sprintf("\"tool\": {\"name\": %q}, want \"iobench\"", clip(tool.Name)))
 	}
 	if probe.Results == nil || string(probe.Results) == "null" {

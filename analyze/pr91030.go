@@ -211,9 +211,10 @@ func (p *textParser) finish() (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.rep.Tool = report.Tool{Name: "pr91030-bench.c"}
+	p.rep.Tool = report.Tool{Name: report.ReferenceTool}
 	p.rep.Results = rows
 	p.rep.Config = p.config(rows)
+	p.rep.Config.Clock = "gettimeofday, a wall clock"
 	p.in.Report = &p.rep
 	p.in.Notes = p.notes()
 	return &p.in, nil

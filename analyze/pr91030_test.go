@@ -52,7 +52,7 @@ func TestPR91030Units(t *testing.T) {
 	}
 	wantConfig := report.Config{
 		Count: 1 << 20, ElementType: "float64", ElementSize: 8, TotalBytes: 8 * mib, Sizes: []int64{8192},
-		Source: "array", SourceBytes: 8 * mib, Sync: "sync", Repeat: 1, Order: "ascending",
+		Source: "array", SourceBytes: 8 * mib, Sync: "sync", Repeat: 1, Order: "ascending", Clock: "gettimeofday, a wall clock",
 		Convert: "native", Stride: 1, Mode: "write",
 	}
 	if diff := cmp.Diff(wantConfig, in.Report.Config); diff != "" {

@@ -56,9 +56,20 @@ func runLabel(i int) string {
 	return fmt.Sprintf("R%d", i+1)
 }
 
+// runDescription says what a run measured, where and when, leaving out
+// what the report does not know.
 func runDescription(r *Report) string {
-	return fmt.Sprintf("%s on %s, %s, started %s", settingsLabel(r), orDefault(r.Host.Hostname, "unknown host"),
-		strings.TrimSpace(r.Host.Kernel), r.StartTime.UTC().Format("2006-01-02 15:04 UTC"))
+	parts := []string{settingsLabel(r)}
+	if r.Host.Hostname != "" {
+		parts[0] += " on " + r.Host.Hostname
+	}
+	if k := strings.TrimSpace(r.Host.Kernel); k != "" {
+		parts = append(parts, k)
+	}
+	if !r.StartTime.IsZero() {
+		parts = append(parts, "started "+r.StartTime.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *printer) compareMode(runs []Run, mode iobench.Mode) {

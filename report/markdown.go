@@ -20,9 +20,11 @@ import (
 // not rendered (GCC Bugzilla) as where it is (GitHub).
 func Markdown(w io.Writer, r *Report) error {
 	var p printer
-	p.f("### iobench %s: %s throughput by write(2) size\n", r.Tool.Version, directionWord(r.Config.Mode))
-	p.f("\nCommand:\n\n")
-	p.fenced("sh", []string{ShellJoin(r.Command)})
+	p.f("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), directionWord(r.Config.Mode))
+	if len(r.Command) > 0 {
+		p.f("\nCommand:\n\n")
+		p.fenced("sh", []string{ShellJoin(r.Command)})
+	}
 	p.f("\nEnvironment:\n\n")
 	p.fenced("text", alignPairs(envPairs(r)))
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
@@ -46,24 +48,32 @@ func directionWord(mode string) string {
 }
 
 // envPairs is the environment a bug triager asks for, as label and value.
+// Facts a report does not hold (results read back from another tool) are
+// left out rather than shown empty.
 func envPairs(r *Report) [][2]string {
 	h, fs := r.Host, r.FS
-	pairs := [][2]string{
-		{"iobench", toolLine(r.Tool)},
-		{"go", orDefault(r.Tool.GoVersion, h.GoVersion)},
-		{"kernel", strings.TrimSpace(h.Kernel + " " + h.Arch)},
-		{"cpu", fmt.Sprintf("%s, %d cores usable", orDefault(h.CPUModel, "unknown model"), h.CPUs)},
-		{"memory", fmt.Sprintf("%s total, %s available at start", humanize.IBytes(h.MemTotalBytes), humanize.IBytes(h.MemAvailableBytes))},
-		{"host", h.Hostname},
-		{"fs", fmt.Sprintf("%s (f_type %s, %s)", fs.Type, fs.MagicHex, fs.MagicName)},
-		{"block sizes", fmt.Sprintf("f_bsize %d B, f_frsize %d B, st_blksize %d B", fs.BlockSize, fs.FragmentSize, fs.IOBlockSize)},
-		{"mount", fmt.Sprintf("%s from %s", fs.MountPoint, fs.Device)},
-		{"mount options", mountOptions(r)},
-		{"dir", fs.ResolvedDir + symlinkNote(r)},
-		{"free space", fmt.Sprintf("%s available, %s free, of %s", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.FreeBytes), humanize.IBytes(fs.TotalBytes))},
-		{"start", r.StartTime.UTC().Format(time.RFC3339)},
-		{"duration", formatSeconds(r.DurationSeconds)},
+	var pairs [][2]string
+	add := func(known bool, label, value string) {
+		if known {
+			pairs = append(pairs, [2]string{label, value})
+		}
 	}
+	add(r.Tool.Name == "iobench", "iobench", toolLine(r.Tool))
+	add(r.Tool.Name != "iobench", "results of", toolTitle(r.Tool))
+	add(r.Tool.GoVersion != "" || h.GoVersion != "", "go", orDefault(r.Tool.GoVersion, h.GoVersion))
+	add(h.Kernel != "", "kernel", strings.TrimSpace(h.Kernel+" "+h.Arch))
+	add(h.CPUs > 0, "cpu", fmt.Sprintf("%s, %d cores usable", orDefault(h.CPUModel, "unknown model"), h.CPUs))
+	add(h.MemTotalBytes > 0, "memory", fmt.Sprintf("%s total, %s available at start", humanize.IBytes(h.MemTotalBytes), humanize.IBytes(h.MemAvailableBytes)))
+	add(h.Hostname != "", "host", h.Hostname)
+	add(fs.MagicHex != "", "fs", fmt.Sprintf("%s (f_type %s, %s)", fs.Type, fs.MagicHex, fs.MagicName))
+	add(fs.MagicHex == "" && fs.Type != "", "fs", fs.Type)
+	add(true, "block sizes", blocksLine(fs.BlockSize, fs.FragmentSize, fs.IOBlockSize))
+	add(fs.MountPoint != "", "mount", fmt.Sprintf("%s from %s", fs.MountPoint, fs.Device))
+	add(fs.MountOptions != "", "mount options", mountOptions(r))
+	add(fs.ResolvedDir != "", "dir", fs.ResolvedDir+symlinkNote(r))
+	add(fs.TotalBytes > 0, "free space", fmt.Sprintf("%s available, %s free, of %s", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.FreeBytes), humanize.IBytes(fs.TotalBytes)))
+	add(!r.StartTime.IsZero(), "start", r.StartTime.UTC().Format(time.RFC3339))
+	add(r.DurationSeconds > 0, "duration", formatSeconds(r.DurationSeconds))
 	return append(pairs, planPairs(r)...)
 }
 

@@ -301,6 +301,9 @@ func plotTitle(runs []Run) string {
 func settingsLabel(r *Report) string {
 	c := r.Config
 	parts := []string{orDefault(r.FS.Type, "unknown fs"), c.Convert}
+	if r.Tool.Name != "" && r.Tool.Name != "iobench" {
+		parts[0] = r.Tool.Name // results of another program: name it
+	}
 	if c.Fsync {
 		parts = append(parts, "fsync")
 	}
@@ -428,8 +431,9 @@ func (thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 func addBlockSizes(p *plot.Plot, runs []Run, y float64) error {
 	fsByBlock := map[int64][]string{}
 	for _, run := range runs {
-		if bs := run.Report.FS.BlockSize; bs > 0 && !slices.Contains(fsByBlock[bs], run.Report.FS.Type) {
-			fsByBlock[bs] = append(fsByBlock[bs], run.Report.FS.Type)
+		name := orDefault(run.Report.FS.Type, run.Report.Tool.Name)
+		if bs := run.Report.FS.BlockSize; bs > 0 && !slices.Contains(fsByBlock[bs], name) {
+			fsByBlock[bs] = append(fsByBlock[bs], name)
 		}
 	}
 	lo, hi := sizeRange(runs)
@@ -535,8 +539,16 @@ type plainTicker struct{}
 // Ticks returns the default ticks between min and max, relabelled.
 func (plainTicker) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i, t := range ticks {
+	labelled := 0
+	for _, t := range ticks {
 		if t.Label != "" {
+			labelled++
+		}
+	}
+	// With only two labels (0 and the top) values cannot be read off:
+	// then every tick gets its number.
+	for i, t := range ticks {
+		if t.Label != "" || labelled < 4 {
 			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
 		}
 	}

@@ -8,6 +8,14 @@ import (
 	"os"
 )
 
+// ReferenceTool names results that analyze read from the output of the
+// GCC PR91030 benchmark program; its JSON is an iobench report too.
+const ReferenceTool = "pr91030-bench.c"
+
+// KnownTool reports whether a JSON report's tool.name is one iobench
+// writes: its own sweeps, and analyze's conversion of the reference's output.
+func KnownTool(name string) bool { return name == "iobench" || name == ReferenceTool }
+
 // ReadJSONFile loads a report written by --format json. Errors name the
 // file, and for malformed JSON the line, so a user can find the damage
 // in a file that went through a mail client or a bug tracker.
@@ -16,12 +24,15 @@ func ReadJSONFile(path string) (*Report, error) {
 	if err != nil {
 		return nil, err // *PathError: names the file
 	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] != '{' {
+		return nil, fmt.Errorf("%s:1: not an iobench JSON report; plot and compare read reports written with --format json (analyze reads CSV and text too)", path)
+	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, jsonError(data, err))
+		return nil, fmt.Errorf("%s:%w", path, jsonError(data, err))
 	}
 	switch {
-	case r.Tool.Name != "iobench":
+	case !KnownTool(r.Tool.Name):
 		return nil, fmt.Errorf("%s: not an iobench JSON report (tool.name is %q, want \"iobench\"); write one with --format json", path, r.Tool.Name)
 	case len(r.Results) == 0:
 		return nil, fmt.Errorf("%s: iobench report without results: the sweep measured nothing", path)
@@ -36,11 +47,11 @@ func jsonError(data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Errorf("line %d: malformed JSON: %w", lineAt(data, syn.Offset), err)
+		return fmt.Errorf("%d: malformed JSON: %w", lineAt(data, syn.Offset), err)
 	case errors.As(err, &typ):
-		return fmt.Errorf("line %d: %w", lineAt(data, typ.Offset), err)
+		return fmt.Errorf("%d: %w", lineAt(data, typ.Offset), err)
 	}
-	return fmt.Errorf("malformed JSON: %w", err)
+	return fmt.Errorf(" malformed JSON: %w", err)
 }
 
 // lineAt is the 1-based line of byte offset off. encoding/json's offset

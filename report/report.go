@@ -101,6 +101,7 @@ type Config struct {
 	CacheDrop    string  `json:"cache_drop"`    // how read runs avoid the page cache
 	Verify       bool    `json:"verify"`        // every file read back and checked
 	KneeFraction float64 `json:"knee_fraction"` // share of the plateau that counts
+	Clock        string  `json:"clock,omitempty"`   // "" is iobench's monotonic clock
 	Profile      string  `json:"profile,omitempty"`
 	ProfileWhy   string  `json:"profile_reason,omitempty"`
 }

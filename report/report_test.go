@@ -212,11 +212,12 @@ func TestReadJSONFile(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 	bad := []struct{ name, content, want string }{
-		{"syntax.json", "{\n  \"tool\": {\n    \"name\": \"iobench\",\n  }\n}\n", "syntax.json: line 4: malformed JSON"},
-		{"type.json", "{\n\"tool\": {\"name\": \"iobench\"},\n\"results\": 3\n}", "type.json: line 3"},
-		{"empty.json", "", "empty.json: line 1: malformed JSON"},
+		{"syntax.json", "{\n  \"tool\": {\n    \"name\": \"iobench\",\n  }\n}\n", "syntax.json:4: malformed JSON"},
+		{"type.json", "{\n\"tool\": {\"name\": \"iobench\"},\n\"results\": 3\n}", "type.json:3: "},
+		{"empty.json", "", "empty.json:1: malformed JSON"},
 		{"other.json", `{"tool": {"name": "fio"}, "results": [{}]}`, `other.json: not an iobench JSON report (tool.name is "fio"`},
-		{"array.json", `[1, 2]`, "array.json: line 1"},
+		{"array.json", `[1, 2]`, "array.json:1: not an iobench JSON report"},
+		{"csv.json", "mode,write_size\nwrite,4096\n", "csv.json:1: not an iobench JSON report; plot and compare read reports written with --format json"},
 		{"noresults.json", `{"tool": {"name": "iobench"}, "results": []}`, "noresults.json: iobench report without results"},
 	}
 	for _, tt := range bad {

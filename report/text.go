@@ -122,7 +122,7 @@ func symlinkNote(r *Report) string {
 }
 
 func timingLine(c Config) string {
-	parts := []string{"open..close on a monotonic clock"}
+	parts := []string{"open..close on " + orDefault(c.Clock, "a monotonic clock")}
 	switch {
 	case c.Mode == string(iobench.ModeRead):
 	case c.Fsync:
