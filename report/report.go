@@ -81,27 +81,27 @@ type Tool struct {
 
 // Config is the plan as reported, with enums spelled out.
 type Config struct {
-	Count        int64   `json:"count"`         // elements per run
-	ElementType  string  `json:"element_type"`  // float64, int32, ...
-	ElementSize  int64   `json:"element_size"`  // bytes
-	TotalBytes   int64   `json:"total_bytes"`   // bytes per run
-	Sizes        []int64 `json:"sizes"`         // write sizes, bytes
-	Source       string  `json:"source"`        // array or window
-	SourceBytes  int64   `json:"source_bytes"`  // memory held by the source
-	Sync         string  `json:"sync"`          // flush before each run: syncfs, sync, none
-	Fsync        bool    `json:"fsync"`         // fsync inside the timing
-	Repeat       int     `json:"repeat"`        // rounds
-	Order        string  `json:"order"`         // size order within a round
-	Seed         uint64  `json:"seed"`          // shuffle seed
-	Warmup       bool    `json:"warmup"`        // warm-up pass requested
-	Convert      string  `json:"convert"`       // byte order in the file
-	Stride       int     `json:"stride"`        // source elements per element written
-	Mode         string  `json:"mode"`          // write, read, both
-	Direct       bool    `json:"direct"`        // O_DIRECT
-	CacheDrop    string  `json:"cache_drop"`    // how read runs avoid the page cache
-	Verify       bool    `json:"verify"`        // every file read back and checked
-	KneeFraction float64 `json:"knee_fraction"` // share of the plateau that counts
-	Clock        string  `json:"clock,omitempty"`   // "" is iobench's monotonic clock
+	Count        int64   `json:"count"`           // elements per run
+	ElementType  string  `json:"element_type"`    // float64, int32, ...
+	ElementSize  int64   `json:"element_size"`    // bytes
+	TotalBytes   int64   `json:"total_bytes"`     // bytes per run
+	Sizes        []int64 `json:"sizes"`           // write sizes, bytes
+	Source       string  `json:"source"`          // array or window
+	SourceBytes  int64   `json:"source_bytes"`    // memory held by the source
+	Sync         string  `json:"sync"`            // flush before each run: syncfs, sync, none
+	Fsync        bool    `json:"fsync"`           // fsync inside the timing
+	Repeat       int     `json:"repeat"`          // rounds
+	Order        string  `json:"order"`           // size order within a round
+	Seed         uint64  `json:"seed"`            // shuffle seed
+	Warmup       bool    `json:"warmup"`          // warm-up pass requested
+	Convert      string  `json:"convert"`         // byte order in the file
+	Stride       int     `json:"stride"`          // source elements per element written
+	Mode         string  `json:"mode"`            // write, read, both
+	Direct       bool    `json:"direct"`          // O_DIRECT
+	CacheDrop    string  `json:"cache_drop"`      // how read runs avoid the page cache
+	Verify       bool    `json:"verify"`          // every file read back and checked
+	KneeFraction float64 `json:"knee_fraction"`   // share of the plateau that counts
+	Clock        string  `json:"clock,omitempty"` // "" is iobench's monotonic clock
 	Profile      string  `json:"profile,omitempty"`
 	ProfileWhy   string  `json:"profile_reason,omitempty"`
 }
