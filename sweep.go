@@ -242,6 +242,9 @@ func (j *sweepJob) run(ctx context.Context) error {
 		}
 	}
 	j.rep.SetResults(res)
+	if j.rep.KeptFile != "" {
+		fmt.Fprintf(j.stderr, "iobench: kept data file: %s\n", j.rep.KeptFile)
+	}
 	j.recommend()
 	j.rep.DurationSeconds = time.Since(j.rep.StartTime).Seconds()
 	if runErr != nil {

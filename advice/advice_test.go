@@ -135,11 +135,11 @@ func TestRecommend(t *testing.T) {
 			name: "too few points", curve: points(mib, 500, 900), fs: gpfs,
 			want: advice.Recommendation{
 				Basis: advice.BasisNone, Shape: knee.ShapeTooFewPoints,
-				Summary: "No buffer size recommended: need at least 3 write sizes to find a knee, got 2; widen --min/--max.",
+				Summary: "No buffer size recommended: need at least 3 write sizes to find a knee, got 2; measure more sizes (--min/--max or --sizes).",
 				Gfortran: advice.Gfortran{
 					UnformattedDefault: 131072, FormattedDefault: 8192,
-					Note: "the unformatted default (128 KiB) is outside the measured range 1 MiB .. 2 MiB; include it (--min/--max) to compare; " +
-						"the formatted default (8 KiB) is outside the measured range 1 MiB .. 2 MiB; include it (--min/--max) to compare; " +
+					Note: "the unformatted default (128 KiB) is outside the measured range 1 MiB .. 2 MiB; include it (--min/--max or --sizes) to compare; " +
+						"the formatted default (8 KiB) is outside the measured range 1 MiB .. 2 MiB; include it (--min/--max or --sizes) to compare; " +
 						"no knee was found, so there is no buffer size to compare the defaults with",
 				},
 				BlockSizes: advice.BlockSizes{FBsize: 16 * mib, StBlksize: 4 * mib, Note: "no knee to compare with the block sizes"},
@@ -202,8 +202,8 @@ func TestInterpolation(t *testing.T) {
 		{"between neighbours", curve, 700, 300, true, ""},
 		{"unsorted input", []knee.Point{curve[5], curve[2], curve[7], curve[0], curve[3], curve[1], curve[6], curve[4]}, 700, 300, true, ""},
 		{"defaults below the sweep", curve[4:], 0, 0, false,
-			"the unformatted default (128 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max) to compare; " +
-				"the formatted default (8 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max) to compare"},
+			"the unformatted default (128 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare; " +
+				"the formatted default (8 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

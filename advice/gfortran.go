@@ -51,6 +51,6 @@ func notMeasured(kind string, size int64, c curve) string {
 	if hi == 0 {
 		return fmt.Sprintf("the %s default (%s) was not measured: the curve is empty", kind, knee.FormatSize(size))
 	}
-	return fmt.Sprintf("the %s default (%s) is outside the measured range %s .. %s; include it (--min/--max) to compare",
+	return fmt.Sprintf("the %s default (%s) is outside the measured range %s .. %s; include it (--min/--max or --sizes) to compare",
 		kind, knee.FormatSize(size), knee.FormatSize(lo), knee.FormatSize(hi))
 }

@@ -22,7 +22,7 @@ func noKnee(k knee.Result) string {
 	case why == "":
 		why = "no knee was found"
 	case k.Shape == knee.ShapeTooFewPoints:
-		why += "; widen --min/--max"
+		why += "; measure more sizes (--min/--max or --sizes)"
 	}
 	return "No buffer size recommended: " + why + "."
 }
