@@ -160,13 +160,21 @@ var configFields = []struct {
 	{"knee fraction", func(r *Report) string { return fmt.Sprint(r.Config.KneeFraction) }},
 }
 
+// orUnknown shows a fact a report lacks (results of another tool) as such.
+func orUnknown(v string) string {
+	if v == "" || v == "0" {
+		return "unknown"
+	}
+	return v
+}
+
 func (p *printer) compareConfig(runs []Run) {
 	var lines []string
 	for _, f := range configFields {
 		vals := make([]string, len(runs))
 		differ := false
 		for i, run := range runs {
-			vals[i] = runLabel(i) + " " + f.get(run.Report)
+			vals[i] = runLabel(i) + " " + orUnknown(f.get(run.Report))
 			differ = differ || f.get(run.Report) != f.get(runs[0].Report)
 		}
 		if differ {
