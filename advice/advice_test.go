@@ -199,8 +199,8 @@ func TestInterpolation(t *testing.T) {
 	}{
 		// 128 KiB is halfway (in log2) from 64 KiB (600) to 256 KiB (800);
 		// 8 KiB halfway from 4 KiB (200) to 16 KiB (400).
-		{"between neighbours", curve, 700, 300, true, ""},
-		{"unsorted input", []knee.Point{curve[5], curve[2], curve[7], curve[0], curve[3], curve[1], curve[6], curve[4]}, 700, 300, true, ""},
+		{"between neighbours", curve, 700, 300, true, interpolatedNote},
+		{"unsorted input", []knee.Point{curve[5], curve[2], curve[7], curve[0], curve[3], curve[1], curve[6], curve[4]}, 700, 300, true, interpolatedNote},
 		{"defaults below the sweep", curve[4:], 0, 0, false,
 			"the unformatted default (128 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare; " +
 				"the formatted default (8 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare"},
@@ -280,3 +280,6 @@ func TestForgivenOutlier(t *testing.T) {
 		t.Errorf("DefaultIsEnough = %v, Export = %q; want true and none", g.DefaultIsEnough, g.Export)
 	}
 }
+
+const interpolatedNote = "the unformatted default (128 KiB) was not measured; its figure is interpolated between the neighbouring sizes; " +
+	"the formatted default (8 KiB) was not measured; its figure is interpolated between the neighbouring sizes"

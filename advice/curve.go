@@ -23,6 +23,12 @@ func newCurve(points []knee.Point) curve {
 	return c
 }
 
+// measured reports whether size is one of the curve's own points.
+func (c curve) measured(size int64) bool {
+	_, found := slices.BinarySearch(c.size, size)
+	return found
+}
+
 // at is the throughput at size: the measured value when size was measured,
 // else interpolated linearly in log2(size) between its neighbours, the
 // axis on which a power-of-two sweep is evenly spaced. ok is false outside

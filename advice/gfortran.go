@@ -23,6 +23,15 @@ func gfortran(k knee.Result, c curve, buf int64) Gfortran {
 	if !formOK {
 		notes = append(notes, notMeasured("formatted", GfortranFormattedDefault, c))
 	}
+	for _, d := range []struct {
+		kind string
+		size int64
+		ok   bool
+	}{{"unformatted", GfortranUnformattedDefault, unfOK}, {"formatted", GfortranFormattedDefault, formOK}} {
+		if d.ok && !c.measured(d.size) {
+			notes = append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes", d.kind, knee.FormatSize(d.size)))
+		}
+	}
 	if !k.Found {
 		notes = append(notes, "no knee was found, so there is no buffer size to compare the defaults with")
 		g.Note = strings.Join(notes, "; ")
