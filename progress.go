@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 )
 
 // liveObserver prints one line per finished run on stderr and, on a
@@ -67,7 +68,7 @@ func (o *liveObserver) poll() {
 
 func (o *liveObserver) WarmupStarted() {
 	o.printLine(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
-		humanize.IBytes(uint64(o.cfg.TotalBytes())), humanize.IBytes(uint64(o.cfg.MaxSize()))))
+		humanize.IBytes(uint64(o.cfg.TotalBytes())), knee.FormatSize(o.cfg.MaxSize())))
 }
 
 func (o *liveObserver) RunStarted(r iobench.Run) {
@@ -76,7 +77,7 @@ func (o *liveObserver) RunStarted(r iobench.Run) {
 	if o.start.IsZero() {
 		o.start = time.Now() // after the warm-up, which the bar does not count
 	}
-	o.current = fmt.Sprintf("%s %s (run %d/%d)", r.Mode, humanize.IBytes(uint64(r.WriteSize)), r.Seq, o.runs)
+	o.current = fmt.Sprintf("%s %s (run %d/%d)", r.Mode, knee.FormatSize(r.WriteSize), r.Seq, o.runs)
 }
 
 // update redraws the bar; the warm-up is shown but not counted.
@@ -107,7 +108,7 @@ func (o *liveObserver) RunFinished(s iobench.Sample) {
 	o.base += o.cfg.TotalBytes()
 	o.mu.Unlock()
 	o.printLine(fmt.Sprintf("%-5s %9s %10d B  round %d/%d  %10.1f MiB/s  %8.3f s  %d calls",
-		s.Mode, humanize.IBytes(uint64(s.WriteSize)), s.WriteSize, s.Round, o.cfg.Repeat, s.MiBPerSec(), s.Seconds, s.Calls))
+		s.Mode, knee.FormatSize(s.WriteSize), s.WriteSize, s.Round, o.cfg.Repeat, s.MiBPerSec(), s.Seconds, s.Calls))
 }
 
 func (o *liveObserver) printLine(line string) {
