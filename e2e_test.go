@@ -122,34 +122,54 @@ func TestSweepInAPrefilledDirectoryLeavesItAsFound(t *testing.T) {
 	assertUntouched(t, dir, before)
 }
 
+// running is a sweep of the built binary, started and seen to run.
+type running struct {
+	cmd *exec.Cmd
+	out bytes.Buffer
+}
+
+// startSweep runs a long 1 KiB sweep in dir with --repeat rounds and waits
+// until stderr reports round `after`.
+func startSweep(t *testing.T, dir string, rounds, after int, extra ...string) *running {
+	t.Helper()
+	args := append([]string{"sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
+		"--repeat", fmt.Sprint(rounds), "--sync", "none", "--no-progress", "--profile", "generic"}, extra...)
+	r := &running{cmd: exec.Command(iobenchBin, args...)}
+	r.cmd.Stdout = &r.out
+	stderr, err := r.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, fmt.Sprintf("round %d/%d", after, rounds))
+	return r
+}
+
+// wait ends the sweep and returns its exit code.
+func (r *running) wait() int {
+	_ = r.cmd.Wait()
+	return r.cmd.ProcessState.ExitCode()
+}
+
 func TestInterruptStopsCleansUpAndReports(t *testing.T) {
 	dir := t.TempDir()
 	prefill(t, dir)
 	before := snapshot(t, dir)
-	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
-		"--repeat", "200", "--sync", "none", "--format", "json", "--no-progress")
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForLines(t, stderr, "round 2/200")
+	r := startSweep(t, dir, 200, 2, "--format", "json")
 	start := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
+	code := r.wait()
 	if waited := time.Since(start); waited > 2*time.Second {
 		t.Errorf("took %v to stop after SIGINT, want under a second or so", waited)
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
+	if code != 130 {
 		t.Errorf("exit code %d, want 130", code)
 	}
-	doc := decodeJSON(t, out.String())
+	doc := decodeJSON(t, r.out.String())
 	if !doc.Incomplete || len(doc.Results) != 1 || len(doc.Results[0].Samples) < 2 || !strings.Contains(doc.Error, "interrupted") {
 		t.Errorf("partial report: incomplete %v, %d rows, error %q", doc.Incomplete, len(doc.Results), doc.Error)
 	}
@@ -177,20 +197,10 @@ func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
 	dir := t.TempDir()
 	prefill(t, dir)
 	before := snapshot(t, dir)
-	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "64MiB", "--sizes", "1KiB",
-		"--repeat", "100", "--sync", "none", "--no-progress", "--profile", "generic")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForLines(t, stderr, "round 1/100")
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	_ = cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
+	r := startSweep(t, dir, 100, 1)
+	_ = r.cmd.Process.Signal(syscall.SIGTERM)
+	_ = r.cmd.Process.Signal(syscall.SIGINT)
+	if code := r.wait(); code != 130 {
 		t.Errorf("exit code %d, want 130", code)
 	}
 	assertUntouched(t, dir, before)
@@ -198,19 +208,9 @@ func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
 
 func TestHangupCleansUpLikeCtrlC(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
-		"--repeat", "200", "--sync", "none", "--no-progress", "--profile", "generic")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForLines(t, stderr, "round 2/200")
-	_ = cmd.Process.Signal(syscall.SIGHUP)
-	_ = cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
+	r := startSweep(t, dir, 200, 2)
+	_ = r.cmd.Process.Signal(syscall.SIGHUP)
+	if code := r.wait(); code != 130 {
 		t.Errorf("exit code %d after SIGHUP, want 130", code)
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
@@ -221,27 +221,14 @@ func TestHangupCleansUpLikeCtrlC(t *testing.T) {
 func TestReportGoesToStdoutWhenTheOutputFileCannotBeWritten(t *testing.T) {
 	dir := t.TempDir()
 	outDir := t.TempDir()
-	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "32MiB", "--sizes", "1KiB",
-		"--repeat", "3", "--sync", "none", "--no-progress", "--profile", "generic",
-		"--format", "json", "-o", filepath.Join(outDir, "r.json"))
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForLines(t, stderr, "round 1/3")
+	r := startSweep(t, dir, 3, 1, "--format", "json", "-o", filepath.Join(outDir, "r.json"))
 	if err := os.RemoveAll(outDir); err != nil { // the -o directory vanishes mid-sweep
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
+	if code := r.wait(); code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}
-	if doc := decodeJSON(t, out.String()); len(doc.Results) != 1 || len(doc.Results[0].Samples) != 3 {
+	if doc := decodeJSON(t, r.out.String()); len(doc.Results) != 1 || len(doc.Results[0].Samples) != 3 {
 		t.Errorf("stdout report has %d rows, want the 1 size with its 3 runs", len(doc.Results))
 	}
 }
