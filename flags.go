@@ -20,15 +20,15 @@ import (
 func sweepFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
-		&cli.StringFlag{Name: "count", Usage: "elements per run (default 250000000 = 2.5e8, 2 GB of float64)"},
+		&cli.StringFlag{Name: "count", Usage: "elements per run", DefaultText: "250000000 = 2.5e8, 2 GB of float64"},
 		&cli.StringFlag{Name: "size", Usage: "bytes per run instead of --count, e.g. 256MiB"},
 		&cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"},
 		&cli.StringFlag{Name: "max", Value: "64MiB", Usage: "largest write size, a power of two"},
 		&cli.StringFlag{Name: "sizes", Usage: "explicit write sizes instead of --min/--max, e.g. 4KiB,1MiB"},
 		&cli.IntFlag{Name: "repeat", Value: 1, Usage: "rounds; each round runs every size once"},
-		&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled (default: shuffled when --repeat > 1)"},
-		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed (default: from the clock, recorded in the report)"},
-		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing"},
+		&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled", DefaultText: "ascending; shuffled when --repeat > 1"},
+		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed, recorded in the report", DefaultText: "from the clock"},
+		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "off; on in the disk and parallel file system profiles"},
 		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
 		&cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"},
 		&cli.StringFlag{Name: "source", Value: "array", Usage: "array (whole data set in memory) or window (memory ~2x the largest write)"},
@@ -48,7 +48,7 @@ func sweepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
 		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
 		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file (default: a file per rank)"},
-		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks (default: per rank, as IOR's block size)"},
+		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks", DefaultText: "off: per rank, as IOR's block size"},
 	}
 }
 
