@@ -23,7 +23,7 @@ func kneeSentence(k knee.Result) string {
 		return fmt.Sprintf("%s at %.1f MiB/s; from this size up every size reaches %.0f%% of the %.1f MiB/s plateau%s",
 			at(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec, outlierWords(k))
 	case knee.ShapeDeclines:
-		return fmt.Sprintf("%s at %.1f MiB/s, but throughput %s: %s %.0f%% of the %.1f MiB/s plateau, larger sizes fall below it%s",
+		return fmt.Sprintf("%s at %.1f MiB/s, but throughput %s: %s %.0f%% of the %.1f MiB/s plateau%s, larger sizes fall below it",
 			at(k.WriteSize), k.MiBPerSec, declineWords(k), bandWords(k), pct, k.PlateauMiBPerSec, outlierWords(k))
 	case knee.ShapeFlat:
 		return fmt.Sprintf("none, write size does not matter in this range: every size from %s up (%.1f MiB/s) reaches %.0f%% of the %.1f MiB/s plateau; try a smaller --min",
@@ -44,7 +44,7 @@ func outlierWords(k knee.Result) string {
 	for i, s := range k.Outliers {
 		sizes[i] = knee.FormatSize(s)
 	}
-	return fmt.Sprintf(", except an isolated slow run at %s, taken as a bad run", strings.Join(sizes, ", "))
+	return fmt.Sprintf(" (except an isolated slow run at %s, taken as a bad run)", strings.Join(sizes, ", "))
 }
 
 // declineWords says where a declining curve peaks (its fastest measured
