@@ -242,6 +242,11 @@ func (j *sweepJob) run(ctx context.Context) error {
 		}
 	}
 	j.rep.SetResults(res)
+	if k := j.rep.Knee; len(k.Outliers) > 0 && j.cfg.Repeat < 3 {
+		w := fmt.Sprintf("the curve is noisy (isolated slow runs at %v bytes were set aside); run with --repeat 3 or more for medians and a knee stability check", k.Outliers)
+		j.rep.Warnings = append(j.rep.Warnings, w)
+		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+	}
 	if j.rep.KeptFile != "" {
 		fmt.Fprintf(j.stderr, "iobench: kept data file: %s\n", j.rep.KeptFile)
 	}
