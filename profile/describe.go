@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/iobench/iobench/iobench"
 )
@@ -72,25 +71,25 @@ func flagSize(n int64) string { return strings.ReplaceAll(size(n), " ", "") }
 // reference program counts doubles, its profile's Expect says so.
 func elems(n int64) string { return flagSize(8 * n) }
 
-// Describe writes the table behind `iobench profiles`: each profile's
-// name, what it sets and where it expects the knee.
+// Describe writes what `iobench profiles` prints: per profile its name,
+// the flags it sets and where it expects the knee, one block each so that
+// it fits a terminal.
 func Describe(w io.Writer) error {
 	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	// Writes to a bytes.Buffer cannot fail; the one write to w is checked.
-	fmt.Fprintln(tw, "PROFILE\tSETS\tEXPECTS")
-	fmt.Fprintf(tw, "%s\t%s\t%s\n", AutoName, "a profile below, by file system type", "(default; generic when none fits)")
+	block := func(name, about, sets, expect string) {
+		fmt.Fprintf(&buf, "%s: %s\n  sets:    %s\n  expects: %s\n\n", name, about, sets, expect)
+	}
+	block(AutoName, "the default", "the profile below that matches the file system type, else generic", "what that profile expects")
 	for _, p := range presets {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, p.sets(), p.Expect)
+		block(p.Name, p.Description, p.sets(), p.Expect)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	buf.WriteString("Flags given on the command line always win over a profile.\n")
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
-// sets is the SETS column: the fields as flags, or "(defaults)".
+// sets is what a profile sets: the fields as flags, or "(defaults)".
 func (p Profile) sets() string {
 	fields := p.Fields()
 	if len(fields) == 0 {
