@@ -131,7 +131,11 @@ func timingLine(c Config) string {
 		parts = append(parts, "no fsync")
 	}
 	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
-	parts = append(parts, fmt.Sprintf("%d round(s), %s order", c.Repeat, c.Order))
+	rounds := "1 round"
+	if c.Repeat != 1 {
+		rounds = fmt.Sprintf("%d rounds", c.Repeat)
+	}
+	parts = append(parts, fmt.Sprintf("%s, %s order", rounds, c.Order))
 	if c.Order == string(iobench.Shuffled) {
 		parts[len(parts)-1] += fmt.Sprintf(" (seed %d)", c.Seed)
 	}
