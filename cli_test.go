@@ -308,3 +308,50 @@ func TestPlotCompareAndAnalyzeSavedReports(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeSuffixesAreBinary: --sizes 4K,64K,1M measures 4096-, 65536- and
+// 1048576-byte writes, as dd, fio and IOR read them, and --min/--max take
+// the same spelling.
+func TestSizeSuffixesAreBinary(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want []int64
+	}{
+		{[]string{"--sizes", "4K,64k,1M"}, []int64{4096, 65536, 1 << 20}},
+		{[]string{"--min", "256K", "--max", "1m"}, []int64{262144, 524288, 1 << 20}},
+	} {
+		full := append([]string{"sweep", "--dir", dir, "--size", "4M", "--sync", "none", "--no-progress", "--format", "json"}, tc.args...)
+		out, errOut, code := runCLI(t, full...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		doc := decodeJSON(t, out)
+		var got []int64
+		for _, r := range doc.Results {
+			got = append(got, r.WriteSize)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" || doc.Config.TotalBytes != 4<<20 {
+			t.Errorf("%v: write sizes (-want +got):\n%s; total_bytes %d", tc.args, diff, doc.Config.TotalBytes)
+		}
+	}
+}
+
+func TestDecimalSizeUnitsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sizes", "4KB"}, `--sizes: "4KB" uses a decimal unit; write 4KiB (4096 bytes) or 4000`},
+		{[]string{"--min", "1MB"}, `--min: "1MB" uses a decimal unit; write 1MiB (1048576 bytes) or 1000000`},
+		{[]string{"--size", "2GB"}, `--size: "2GB" uses a decimal unit; write 2GiB (2147483648 bytes) or 2000000000`},
+		{[]string{"--max", "64mb"}, `--max: "64mb" uses a decimal unit`},
+		{[]string{"--sizes", "4K,0x10"}, `--sizes: "0x10" is not a byte size`},
+	} {
+		_, errOut, code := runCLI(t, append([]string{"sweep", "--dir", dir}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

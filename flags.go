@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/convert"
@@ -15,6 +14,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/profile"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/units"
 )
 
 func sweepFlags() []cli.Flag {
@@ -144,17 +144,19 @@ func parseCount(s string) (int64, error) {
 // multiplied by an element size or a stride.
 const maxCount = math.MaxInt64 / 16
 
+// parseBytes reads a size flag: K, M, G, T binary (4K = 4096 bytes, as dd,
+// fio and IOR read it), decimal units (4KB) refused with a hint.
 func parseBytes(flag, s string) (int64, error) {
-	n, err := humanize.ParseBytes(s)
+	n, err := units.ParseBytes(s)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%s: %q is not a byte size like 4096, 4KiB or 1MiB", flag, s)
+		return 0, fmt.Errorf("%s: %w", flag, err)
 	case n == 0:
 		return 0, fmt.Errorf("%s: %q must be positive", flag, s)
 	case n > maxCount:
 		return 0, fmt.Errorf("%s: %q is too large", flag, s)
 	}
-	return int64(n), nil
+	return n, nil
 }
 
 func sizesFromFlags(c *cli.Context) ([]int64, error) {
