@@ -6,9 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/analyze"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
 )
@@ -58,12 +56,7 @@ func analyzeOne(c *cli.Context, path string, reporter report.Reporter) error {
 	if c.IsSet("knee-fraction") || rep.Config.KneeFraction == 0 {
 		rep.Config.KneeFraction = c.Float64("knee-fraction")
 	}
-	rep.SetResults(in.Result())
-	mode := iobench.ModeWrite
-	if rep.Config.Mode == string(iobench.ModeRead) {
-		mode = iobench.ModeRead
-	}
-	rep.Recommendation = advice.Recommend(rep.Knee, report.Curve(rep.Results, mode), rep.FS)
+	rep.Summarize(in.Result())
 	for _, n := range in.Notes {
 		rep.Warnings = append(rep.Warnings, in.Name+": "+n)
 	}

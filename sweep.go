@@ -15,7 +15,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
-	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
@@ -241,16 +240,15 @@ func (j *sweepJob) run(ctx context.Context) error {
 			return errors.Join(runErr, err)
 		}
 	}
-	j.rep.SetResults(res)
-	if k := j.rep.Knee; len(k.Outliers) > 0 && j.cfg.Repeat < 3 {
-		w := fmt.Sprintf("the curve is noisy (isolated slow runs at %v bytes were set aside); run with --repeat 3 or more for medians and a knee stability check", k.Outliers)
-		j.rep.Warnings = append(j.rep.Warnings, w)
-		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+	j.rep.Summarize(res)
+	for _, w := range j.rep.Warnings {
+		if strings.HasPrefix(w, report.SummaryWarningPrefix) {
+			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+		}
 	}
 	if j.rep.KeptFile != "" {
 		fmt.Fprintf(j.stderr, "iobench: kept data file: %s\n", j.rep.KeptFile)
 	}
-	j.recommend()
 	j.rep.DurationSeconds = time.Since(j.rep.StartTime).Seconds()
 	if runErr != nil {
 		j.rep.Error = runErr.Error()
@@ -259,16 +257,6 @@ func (j *sweepJob) run(ctx context.Context) error {
 		return errors.Join(runErr, err)
 	}
 	return runErr
-}
-
-// recommend turns the knee into advice, from the write curve when there is
-// one.
-func (j *sweepJob) recommend() {
-	mode := iobench.ModeWrite
-	if j.cfg.Mode == iobench.ModeRead {
-		mode = iobench.ModeRead
-	}
-	j.rep.Recommendation = advice.Recommend(j.rep.Knee, report.Curve(j.rep.Results, mode), j.rep.FS)
 }
 
 // shown is the report as printed: with --anonymize, host, user and paths

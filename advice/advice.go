@@ -2,11 +2,13 @@
 // recommendation, with what to set for libgfortran.
 //
 // The knee (package knee) is the smallest write size that reaches a
-// fraction of the plateau. Recommend turns it into the buffer size to use,
-// reads the curve at libgfortran's default buffer sizes to say whether the
-// GFORTRAN_*_BUFFER_SIZE variables are worth setting, and compares the
-// knee with the block sizes the file system reports, which libgfortran
-// itself never looks at.
+// fraction of the plateau, with an interval and whether it is established.
+// Recommend turns it into the buffer size to use, tests the runs at
+// libgfortran's default buffer sizes against the plateau runs to say
+// whether the GFORTRAN_*_BUFFER_SIZE variables are worth setting (only a
+// significant gain earns an export line), and compares the knee with the
+// block sizes the file system reports, which libgfortran itself never
+// looks at.
 package advice
 
 import (
@@ -42,6 +44,10 @@ type Recommendation struct {
 	Summary    string `json:"summary"`     // one or two sentences for people
 	Basis      string `json:"basis"`       // how BufferSize was chosen: BasisKnee, BasisSmallest or BasisNone
 	Shape      string `json:"shape"`       // the curve's shape, from knee.Result
+	// KneeEstablished says whether the knee behind BufferSize is
+	// established (knee.Estimate.Established); advice from a knee that is
+	// not is marked so in Summary.
+	KneeEstablished bool `json:"knee_established"`
 	// Gfortran compares libgfortran's defaults with the curve.
 	Gfortran Gfortran `json:"gfortran"`
 	// BlockSizes compares the knee with what the file system reports.
@@ -52,15 +58,44 @@ type Recommendation struct {
 // Throughputs are 0 when the sweep did not cover the size; Note says so.
 type Gfortran struct {
 	UnformattedDefault          int64   `json:"unformatted_default"`           // 131072 bytes
-	UnformattedDefaultMiBPerSec float64 `json:"unformatted_default_mib_per_s"` // curve at that size
+	UnformattedDefaultMiBPerSec float64 `json:"unformatted_default_mib_per_s"` // median at that size
 	FormattedDefault            int64   `json:"formatted_default"`             // 8192 bytes
-	FormattedDefaultMiBPerSec   float64 `json:"formatted_default_mib_per_s"`   // curve at that size
-	DefaultIsEnough             bool    `json:"default_is_enough"`             // default reaches the knee fraction
-	Export                      string  `json:"export,omitempty"`              // export GFORTRAN_UNFORMATTED_BUFFER_SIZE=<bytes>
-	ExpectedGain                float64 `json:"expected_gain,omitempty"`       // plateau / throughput at the default
-	FormattedExport             string  `json:"formatted_export,omitempty"`    // export GFORTRAN_FORMATTED_BUFFER_SIZE=<bytes>
-	Note                        string  `json:"note,omitempty"`                // what could not be compared, and why
+	FormattedDefaultMiBPerSec   float64 `json:"formatted_default_mib_per_s"`   // median at that size
+	// DefaultIsEnough: the unformatted default is within noise of the
+	// plateau (Verdict VerdictEnough).
+	DefaultIsEnough bool `json:"default_is_enough"`
+	// Verdict on the unformatted default, and on the formatted one: a
+	// Verdict* value.
+	Verdict          string `json:"verdict"`
+	FormattedVerdict string `json:"formatted_verdict"`
+	// Export is set only when the plateau is significantly faster than
+	// the default (Gain.Significant).
+	Export string `json:"export,omitempty"` // export GFORTRAN_UNFORMATTED_BUFFER_SIZE=<bytes>
+	// ExpectedGain is the plateau over the default (Gain.Ratio), set with
+	// Export; Gain holds its interval and test.
+	ExpectedGain    float64    `json:"expected_gain,omitempty"`
+	Gain            *knee.Gain `json:"gain,omitempty"`
+	FormattedExport string     `json:"formatted_export,omitempty"` // export GFORTRAN_FORMATTED_BUFFER_SIZE=<bytes>
+	FormattedGain   *knee.Gain `json:"formatted_gain,omitempty"`
+	Note            string     `json:"note,omitempty"` // what could not be compared, and why
 }
+
+// Verdicts on a runtime default.
+const (
+	// VerdictExport: the plateau is significantly faster; export the
+	// recommended size.
+	VerdictExport = "export"
+	// VerdictEnough: the default is within noise of the plateau; no
+	// change is needed.
+	VerdictEnough = "enough"
+	// VerdictUndecided: the default measured below the plateau, but too
+	// few runs to show that the difference is real.
+	VerdictUndecided = "undecided"
+	// VerdictNotMeasured: the sweep did not run the default size.
+	VerdictNotMeasured = "not_measured"
+	// VerdictNoKnee: without a knee there is nothing to compare with.
+	VerdictNoKnee = "no_knee"
+)
 
 // BlockSizes says which reported block size the curve agrees with.
 type BlockSizes struct {
@@ -70,15 +105,16 @@ type BlockSizes struct {
 	Note       string `json:"note"`
 }
 
-// Recommend advises a buffer size from the knee k of the median curve. It
-// never returns nil: without a knee (a rising curve, too few points) the
-// BufferSize is 0 and the Summary says why and what to do.
-func Recommend(k knee.Result, curve []knee.Point, fs fsinfo.Info) *Recommendation {
-	c := newCurve(curve)
-	r := &Recommendation{Shape: k.Shape}
-	r.BufferSize, r.Basis = bufferSize(k)
-	r.Gfortran = gfortran(k, c, r.BufferSize)
-	r.BlockSizes = blockSizes(k, r.BufferSize, fs)
+// Recommend advises a buffer size from the knee estimate k of runs (all
+// runs of the direction the knee is for). It never returns nil: without a
+// knee (a rising curve, too few points) the BufferSize is 0 and the
+// Summary says why and what to do.
+func Recommend(k knee.Estimate, runs []knee.Runs, fs fsinfo.Info) *Recommendation {
+	c := newCurve(runs)
+	r := &Recommendation{Shape: k.Shape, KneeEstablished: k.Established}
+	r.BufferSize, r.Basis = bufferSize(k.Result)
+	r.Gfortran = gfortran(k.Result, c, r.BufferSize)
+	r.BlockSizes = blockSizes(k.Result, r.BufferSize, fs)
 	r.Summary = summary(k, c, r)
 	return r
 }
@@ -103,13 +139,4 @@ func fraction(k knee.Result) float64 {
 		return k.Fraction
 	}
 	return knee.DefaultFraction
-}
-
-// reaches reports whether a size with throughput v counts as past the
-// knee. Measured against the fraction of the plateau, or inside the band
-// the knee rule accepted: that rule forgives a single outlier, and advice
-// must not contradict the knee it reports.
-func reaches(k knee.Result, size int64, v float64) bool {
-	inBand := k.Found && size >= k.WriteSize && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
-	return inBand || v >= fraction(k)*k.PlateauMiBPerSec
 }

@@ -7,20 +7,42 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// curve is the median curve cleaned as package knee cleans it: unusable
-// points dropped, sorted by size, repeated sizes merged into their median.
+// curve is the runs cleaned as package knee cleans them: sorted by size,
+// unusable values dropped, each size with its runs and their median.
 type curve struct {
 	size []int64
-	mibs []float64
+	mibs []float64   // median of each size's runs
+	runs [][]float64 // every run of each size
 }
 
-func newCurve(points []knee.Point) curve {
+func newCurve(runs []knee.Runs) curve {
 	var c curve
-	for _, p := range knee.Clean(points) {
-		c.size = append(c.size, p.Size)
-		c.mibs = append(c.mibs, p.MiBPerSec)
+	for _, r := range knee.GroupRuns(runs) {
+		c.size = append(c.size, r.Size)
+		c.mibs = append(c.mibs, knee.Median(r.MiBPerSec))
+		c.runs = append(c.runs, r.MiBPerSec)
 	}
 	return c
+}
+
+// runsAt are the runs of a measured size, nil for others.
+func (c curve) runsAt(size int64) []float64 {
+	if i, found := slices.BinarySearch(c.size, size); found {
+		return c.runs[i]
+	}
+	return nil
+}
+
+// plateauRuns are the runs of every size in the knee's band: from the knee
+// to the end of the band.
+func (c curve) plateauRuns(k knee.Result) []float64 {
+	var out []float64
+	for i, s := range c.size {
+		if s >= k.WriteSize && (k.DeclinesAbove == 0 || s <= k.DeclinesAbove) {
+			out = append(out, c.runs[i]...)
+		}
+	}
+	return out
 }
 
 // measured reports whether size is one of the curve's own points.

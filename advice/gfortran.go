@@ -7,48 +7,70 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// gfortran reads the curve at libgfortran's two default buffer sizes and
-// says what to export. The value exported is buf, the recommended size, in
-// plain decimal bytes: libgfortran parses a plain integer and treats a
-// suffix such as "16M" as junk, falling back to its default.
+// gfortran tests the runs at libgfortran's two default buffer sizes against
+// the plateau runs and says what to export. An export line needs a
+// significant gain (knee.CompareGain) of at least MinEstablishRuns runs of
+// the default: a slower median alone may be noise. The value exported is
+// buf, the recommended size, in plain decimal bytes: libgfortran parses a
+// plain integer and treats a suffix such as "16M" as junk, falling back to
+// its default.
 func gfortran(k knee.Result, c curve, buf int64) Gfortran {
 	g := Gfortran{UnformattedDefault: GfortranUnformattedDefault, FormattedDefault: GfortranFormattedDefault}
-	unf, unfOK := c.at(GfortranUnformattedDefault)
-	form, formOK := c.at(GfortranFormattedDefault)
-	g.UnformattedDefaultMiBPerSec, g.FormattedDefaultMiBPerSec = unf, form
 	var notes []string
-	if !unfOK {
-		notes = append(notes, notMeasured("unformatted", GfortranUnformattedDefault, c))
-	}
-	if !formOK {
-		notes = append(notes, notMeasured("formatted", GfortranFormattedDefault, c))
-	}
-	for _, d := range []struct {
-		kind string
-		size int64
-		ok   bool
-	}{{"unformatted", GfortranUnformattedDefault, unfOK}, {"formatted", GfortranFormattedDefault, formOK}} {
-		if d.ok && !c.measured(d.size) {
-			notes = append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes", d.kind, knee.FormatSize(d.size)))
-		}
-	}
+	g.UnformattedDefaultMiBPerSec, notes = defaultFigure(c, "unformatted", GfortranUnformattedDefault, notes)
+	g.FormattedDefaultMiBPerSec, notes = defaultFigure(c, "formatted", GfortranFormattedDefault, notes)
 	if !k.Found {
 		notes = append(notes, "no knee was found, so there is no buffer size to compare the defaults with")
+		g.Verdict, g.FormattedVerdict = VerdictNoKnee, VerdictNoKnee
 		g.Note = strings.Join(notes, "; ")
 		return g
 	}
-	g.DefaultIsEnough = unfOK && reaches(k, GfortranUnformattedDefault, unf)
-	if unfOK && !g.DefaultIsEnough {
+	plateau := c.plateauRuns(k)
+	g.Verdict, g.Gain = judgeDefault(k, plateau, c.runsAt(GfortranUnformattedDefault), GfortranUnformattedDefault, buf)
+	g.FormattedVerdict, g.FormattedGain = judgeDefault(k, plateau, c.runsAt(GfortranFormattedDefault), GfortranFormattedDefault, buf)
+	g.DefaultIsEnough = g.Verdict == VerdictEnough
+	if g.Verdict == VerdictExport {
 		g.Export = export("GFORTRAN_UNFORMATTED_BUFFER_SIZE", buf)
-		if unf > 0 {
-			g.ExpectedGain = k.PlateauMiBPerSec / unf
-		}
+		g.ExpectedGain = g.Gain.Ratio
 	}
-	if formOK && !reaches(k, GfortranFormattedDefault, form) {
+	if g.FormattedVerdict == VerdictExport {
 		g.FormattedExport = export("GFORTRAN_FORMATTED_BUFFER_SIZE", buf)
 	}
 	g.Note = strings.Join(notes, "; ")
 	return g
+}
+
+// defaultFigure is the throughput at a default size for the table and the
+// text, with a note when it was not measured (interpolated, or outside the
+// sweep: then 0).
+func defaultFigure(c curve, kind string, size int64, notes []string) (float64, []string) {
+	v, ok := c.at(size)
+	switch {
+	case !ok:
+		return 0, append(notes, notMeasured(kind, size, c))
+	case !c.measured(size):
+		return v, append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it with --sizes)", kind, knee.FormatSize(size)))
+	}
+	return v, notes
+}
+
+// judgeDefault gives the verdict on one default size from its runs. The
+// gain is returned whenever the size was measured.
+func judgeDefault(k knee.Result, plateau, at []float64, size, buf int64) (string, *knee.Gain) {
+	if len(at) == 0 {
+		return VerdictNotMeasured, nil
+	}
+	g := knee.CompareGain(plateau, at, fraction(k))
+	g.Significant = g.Significant && g.Runs >= knee.MinEstablishRuns && g.PlateauRuns >= knee.MinEstablishRuns
+	onPlateau := size >= buf && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
+	switch {
+	case onPlateau || !g.Significant && g.Ratio <= 1/fraction(k):
+		g.Significant = false
+		return VerdictEnough, &g
+	case g.Significant:
+		return VerdictExport, &g
+	}
+	return VerdictUndecided, &g
 }
 
 func export(name string, bytes int64) string {

@@ -7,13 +7,17 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// summary is one sentence on the buffer size and, when there is one, a
-// second on libgfortran.
-func summary(k knee.Result, c curve, r *Recommendation) string {
+// summary is one sentence on the buffer size, a note when its knee is not
+// established, and a sentence on libgfortran.
+func summary(k knee.Estimate, c curve, r *Recommendation) string {
 	if r.BufferSize == 0 {
-		return noKnee(k)
+		return noKnee(k.Result)
 	}
-	return bufferSentence(k, c) + " " + gfortranSentence(k, r.Gfortran)
+	s := bufferSentence(k.Result, c)
+	if note := provisional(k); note != "" {
+		s += " " + note
+	}
+	return s + " " + gfortranSentence(k.Result, r.Gfortran)
 }
 
 func noKnee(k knee.Result) string {
@@ -32,36 +36,108 @@ func bufferSentence(k knee.Result, c curve) string {
 	switch k.Shape {
 	case knee.ShapeFlat:
 		_, hi := c.span()
-		return fmt.Sprintf("Any write size from %s to %s works: every size reaches %.0f%% of the %.1f MiB/s plateau, so the smallest is recommended.",
+		return fmt.Sprintf("Any write size from %s to %s works: every size reaches %.0f%% of the %.1f MiB/s plateau within noise, so the smallest is recommended.",
 			sizeBytes(k.WriteSize), knee.FormatSize(hi), pct, plateau)
 	case knee.ShapeDeclines:
-		return fmt.Sprintf("Use writes of %s, the knee: they reach %.0f%% of the %.1f MiB/s plateau, which lasts up to %s; larger writes are slower again (best %.1f MiB/s at %s).",
+		return fmt.Sprintf("Use writes of %s, the knee: from there the curve is within noise of %.0f%% of the %.1f MiB/s plateau, which lasts up to %s; larger writes are slower again (best %.1f MiB/s at %s).",
 			sizeBytes(k.WriteSize), pct, plateau, knee.FormatSize(k.DeclinesAbove), k.BestMiBPerSec, knee.FormatSize(k.BestSize))
 	default:
-		return fmt.Sprintf("Use writes of at least %s: they reach %.0f%% of the %.1f MiB/s plateau.",
+		return fmt.Sprintf("Use writes of at least %s: from there the curve is within noise of %.0f%% of the %.1f MiB/s plateau.",
 			sizeBytes(k.WriteSize), pct, plateau)
 	}
 }
 
+// provisional marks advice from a knee that is not established, with the
+// interval it may be in; "" for an established knee.
+func provisional(k knee.Estimate) string {
+	if k.Established || !k.Found {
+		return ""
+	}
+	s := "This knee is not established"
+	if k.CILow > 0 && k.CIHigh > k.CILow {
+		s += fmt.Sprintf(" (likely between %s and %s; %s is the safe choice)", knee.FormatSize(k.CILow), knee.FormatSize(k.CIHigh), knee.FormatSize(k.CIHigh))
+	}
+	return s + ": " + StatusWords(k) + "."
+}
+
+// StatusWords says why an estimate is not established, and what would
+// establish it.
+func StatusWords(k knee.Estimate) string {
+	switch k.Status {
+	case knee.StatusEstablished:
+		return fmt.Sprintf("established after %s", roundsWord(k.Rounds))
+	case knee.StatusOneRound:
+		return "one round cannot establish a knee, there is no run-to-run noise to judge by" + roundsHint(k)
+	}
+	why := map[string]string{
+		knee.StatusFewRuns:    "too few runs of the sizes that decide it",
+		knee.StatusWide:       "the sizes around it cannot be told apart",
+		knee.StatusUnresolved: "the noise hides the step onto the plateau",
+	}[k.Status]
+	if why == "" {
+		why = k.Status
+	}
+	return fmt.Sprintf("not established after %s (noise CV %.1f%%): %s%s", roundsWord(k.Rounds), 100*k.NoiseCV, why, roundsHint(k))
+}
+
+func roundsHint(k knee.Estimate) string {
+	if k.RoundsNeeded > 0 {
+		return fmt.Sprintf("; about %d rounds would establish it", k.RoundsNeeded)
+	}
+	return ""
+}
+
+func roundsWord(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
+}
+
 func gfortranSentence(k knee.Result, g Gfortran) string {
 	const unf = "libgfortran's 128 KiB unformatted buffer"
-	var s string
-	switch {
-	case g.Export != "":
-		s = fmt.Sprintf("%s reaches only %.0f%% of the plateau: %s", unf, share(k, g.UnformattedDefaultMiBPerSec), g.Export)
-		if g.ExpectedGain > 0 {
-			s += fmt.Sprintf(" (about %.1fx faster)", g.ExpectedGain)
-		}
-	case g.DefaultIsEnough:
-		s = fmt.Sprintf("%s is enough (%.0f%% of the plateau)", unf, share(k, g.UnformattedDefaultMiBPerSec))
-	default:
-		s = unf + " was not measured"
+	s := unf + " " + verdictWords(k, g.Verdict, g.UnformattedDefaultMiBPerSec, g.Gain)
+	if g.Export != "" {
+		s += ": " + g.Export + " (" + GainWords(g.Gain) + ")"
 	}
-	if g.FormattedExport != "" {
-		s += fmt.Sprintf("; for formatted files also %s (the 8 KiB buffer reaches %.0f%%)",
-			g.FormattedExport, share(k, g.FormattedDefaultMiBPerSec))
+	switch g.FormattedVerdict {
+	case VerdictExport:
+		s += fmt.Sprintf("; for formatted files also %s (the 8 KiB buffer reaches %.0f%%; %s)",
+			g.FormattedExport, share(k, g.FormattedDefaultMiBPerSec), GainWords(g.FormattedGain))
+	case VerdictUndecided:
+		s += fmt.Sprintf("; the 8 KiB formatted buffer measured %.0f%%, too few runs to tell it from noise", share(k, g.FormattedDefaultMiBPerSec))
 	}
 	return s + "."
+}
+
+// verdictWords is the predicate of the sentence on one default.
+func verdictWords(k knee.Result, verdict string, v float64, g *knee.Gain) string {
+	pct := share(k, v)
+	switch verdict {
+	case VerdictExport:
+		return fmt.Sprintf("reaches only %.0f%% of the plateau", pct)
+	case VerdictEnough:
+		return fmt.Sprintf("is within noise of the best (%.0f%% of the plateau): no change is needed", pct)
+	case VerdictUndecided:
+		return fmt.Sprintf("measured %.0f%% of the plateau, but %s cannot tell that from noise (U test p = %.2f): no change is advised until more rounds show it (--repeat 5)",
+			pct, runsWord(g.Runs), g.P)
+	}
+	return "was not measured"
+}
+
+func runsWord(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
+// GainWords is "about 1.9x faster, 1.6-2.2x".
+func GainWords(g *knee.Gain) string {
+	if g == nil {
+		return ""
+	}
+	return fmt.Sprintf("about %.1fx faster, %.1f-%.1fx", g.Ratio, g.Low, g.High)
 }
 
 // share is v as a percentage of the plateau.

@@ -103,11 +103,11 @@ func TestResult(t *testing.T) {
 			want := in.Report.Results
 			rep := *in.Report
 			rep.Config.KneeFraction = knee.DefaultFraction
-			rep.SetResults(in.Result())
+			rep.Summarize(in.Result())
 			if diff := cmp.Diff(want, rep.Results); diff != "" {
 				t.Errorf("Results (-want +got):\n%s", diff)
 			}
-			wantKnee := knee.Find(report.Curve(want, iobench.ModeWrite), knee.DefaultFraction)
+			wantKnee := knee.EstimateKnee(report.Runs(want, iobench.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, rep.Knee); diff != "" {
 				t.Errorf("Knee (-want +got):\n%s", diff)
 			}

@@ -44,7 +44,7 @@ func asIobench(t *testing.T) *report.Report {
 	rep.Tool = report.Tool{Name: "iobench", Version: "fixture", GoVersion: "go1.26"}
 	rep.Command = []string{"analyze.test", "-test.run=TestFixtures", "-update"}
 	rep.Config.KneeFraction = knee.DefaultFraction
-	rep.Knee = knee.Find(report.Curve(rep.Results, iobench.ModeWrite), knee.DefaultFraction)
+	rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, iobench.ModeWrite), knee.DefaultFraction)
 	return &rep
 }
 
@@ -75,7 +75,7 @@ func TestFixtures(t *testing.T) {
 // output and the same curve written by iobench give the same knee.
 func TestSameKnee(t *testing.T) {
 	want := mustParseFile(t, smallText)
-	wantKnee := knee.Find(report.Curve(want.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
+	wantKnee := knee.EstimateKnee(report.Runs(want.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
 	if !wantKnee.Found {
 		t.Logf("knee of the fixture: %+v", wantKnee)
 	}
@@ -85,7 +85,7 @@ func TestSameKnee(t *testing.T) {
 	for _, path := range []string{smallJSON, smallCSV} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			got := mustParseFile(t, path)
-			gotKnee := knee.Find(report.Curve(got.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
+			gotKnee := knee.EstimateKnee(report.Runs(got.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, gotKnee, approx); diff != "" {
 				t.Errorf("knee differs from the text's (-want +got):\n%s", diff)
 			}

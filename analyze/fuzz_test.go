@@ -92,7 +92,7 @@ func checkFuzzInput(t *testing.T, in *analyze.Input) {
 		}
 	}
 	rep := *in.Report
-	rep.SetResults(in.Result())
+	rep.Summarize(in.Result())
 	if diff := cmp.Diff(curves(in.Report), curves(&rep), cmpopts.EquateApprox(1e-9, 0)); diff != "" {
 		t.Fatalf("SetResults(Result()) changed the curves (-want +got):\n%s", diff)
 	}

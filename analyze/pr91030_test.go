@@ -44,7 +44,7 @@ func TestPR91030Units(t *testing.T) {
 		Seconds: 0.01, Bytes: 8 * mib, Calls: 1024,
 	}
 	wantRows := []iobench.SizeResult{{
-		Mode: iobench.ModeWrite, WriteSize: 8192, MiBPerSec: 800, MinMiBPerSec: 800, MaxMiBPerSec: 800,
+		Mode: iobench.ModeWrite, WriteSize: 8192, MiBPerSec: 800, CILow: 800, CIHigh: 800, MinMiBPerSec: 800, MaxMiBPerSec: 800,
 		WriteCalls: 1024, Samples: []iobench.Sample{wantSample},
 	}}
 	if diff := cmp.Diff(wantRows, in.Report.Results, approx); diff != "" {

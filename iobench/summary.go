@@ -2,6 +2,7 @@ package iobench
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/iobench/iobench/knee"
@@ -9,9 +10,15 @@ import (
 
 // SizeResult is the summary of every run of one size in one direction.
 type SizeResult struct {
-	Mode             Mode     `json:"mode"`
-	WriteSize        int64    `json:"write_size"` // bytes per call
-	MiBPerSec        float64  `json:"mib_per_s"`  // median over runs
+	Mode      Mode    `json:"mode"`
+	WriteSize int64   `json:"write_size"` // bytes per call
+	MiBPerSec float64 `json:"mib_per_s"`  // median over runs
+	// CILow and CIHigh bound the median at CIConfidence (benchmath's
+	// order-statistic interval; with too few runs for 95%, the runs'
+	// minimum and maximum at the confidence they give; 0 for one run).
+	CILow            float64  `json:"ci_low_mib_per_s"`
+	CIHigh           float64  `json:"ci_high_mib_per_s"`
+	CIConfidence     float64  `json:"ci_confidence"`
 	MinMiBPerSec     float64  `json:"min_mib_per_s"`
 	MaxMiBPerSec     float64  `json:"max_mib_per_s"`
 	CV               float64  `json:"cv"`          // stddev/mean of the runs' MiB/s
@@ -71,5 +78,8 @@ func summarizeSize(ss []Sample) SizeResult {
 		Samples:      slices.SortedFunc(slices.Values(ss), func(a, b Sample) int { return cmp.Compare(a.Round, b.Round) }),
 	}
 	sr.WideSpread = sr.CV > knee.WideCV
+	if ci := knee.SummarizeRuns(rates); !math.IsNaN(ci.Median) {
+		sr.CILow, sr.CIHigh, sr.CIConfidence = ci.Low, ci.High, ci.Confidence
+	}
 	return sr
 }

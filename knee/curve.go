@@ -67,16 +67,23 @@ func newCurve(points []Point) curve {
 // the linear extrapolation keeps a genuine rise at the top end, while a
 // single low (or high) last point on a plateau is replaced by the plateau.
 func smooth(ys []float64) []float64 {
+	s := make([]float64, len(ys))
+	smoothInto(s, ys)
+	return s
+}
+
+// smoothInto writes smooth(ys) into s, which has len(ys), without
+// allocating: resampling smooths a thousand curves.
+func smoothInto(s, ys []float64) {
 	n := len(ys)
-	s := slices.Clone(ys)
+	copy(s, ys)
 	if n < 3 {
-		return s
+		return
 	}
 	for i := 1; i < n-1; i++ {
 		s[i] = median3(ys[i-1], ys[i], ys[i+1])
 	}
 	s[n-1] = median3(ys[n-1], s[n-2], 3*s[n-2]-2*s[n-3])
-	return s
 }
 
 func median3(a, b, c float64) float64 {

@@ -81,9 +81,13 @@ type Result struct {
 	// tends to sit at or before the plateau rule's knee.
 	// Outliers are sizes at or above the knee that fell below the band in
 	// a single isolated run and were treated as bad runs, not as the curve.
-	Outliers     []int64 `json:"outliers,omitempty"`
-	KneedleFound bool    `json:"kneedle_found"`
-	KneedleSize  int64   `json:"kneedle_write_size,omitempty"`
+	Outliers []int64 `json:"outliers,omitempty"`
+	// Centered says the knee was moved to the middle of a three-size
+	// interval (see EstimateKnee); Outliers then also lists sizes from the
+	// knee up whose median is below the band, within the noise.
+	Centered     bool  `json:"centered,omitempty"`
+	KneedleFound bool  `json:"kneedle_found"`
+	KneedleSize  int64 `json:"kneedle_write_size,omitempty"`
 }
 
 // Find applies the plateau rule to points and classifies the curve.
@@ -115,33 +119,72 @@ type Result struct {
 // like an earlier knee and moves it down. Kneedle runs on the smoothed
 // curve, where an outlier beside its knee moves it one size.
 func Find(points []Point, fraction float64) Result {
-	res := Result{Fraction: normFraction(fraction)}
-	c := newCurve(points)
+	return findOn(newCurve(points), normFraction(fraction))
+}
+
+func findOn(c curve, fraction float64) Result {
+	res := Result{Fraction: fraction}
 	if c.len() < MinPoints {
 		return tooFew(res, c)
 	}
 	best := c.bestMeasured()
 	res.BestSize, res.BestMiBPerSec = c.size[best], c.raw[best]
-	res.PlateauMiBPerSec = c.plateau(res.Fraction)
-	b := band{res.Fraction * res.PlateauMiBPerSec, res.PlateauMiBPerSec / res.Fraction}
-	end := c.lastInBand(b)
-	k := c.kneeIndex(b, end)
-	res.Shape = c.shape(res.Fraction, k, end)
+	k := c.core(fraction)
+	res.PlateauMiBPerSec, res.Shape = k.plateau, k.shape
 	if res.Shape != ShapeFlat {
-		res.KneedleSize, res.KneedleFound = c.kneedle(end, DefaultSensitivity)
+		res.KneedleSize, res.KneedleFound = c.kneedle(k.end, DefaultSensitivity)
 	}
 	if res.Shape == ShapeRising {
 		res.Reason = risingReason(c)
 		return res
 	}
 	res.Found = true
-	res.WriteSize, res.MiBPerSec = c.size[k], c.raw[k]
-	res.Outliers = c.forgiven(b, k, end)
+	res.WriteSize, res.MiBPerSec = c.size[k.knee], c.raw[k.knee]
+	res.Outliers = c.forgiven(k.band, k.knee, k.end)
 	if res.Shape == ShapeDeclines {
-		res.DeclinesAbove = c.size[end]
+		res.DeclinesAbove = c.size[k.end]
 	}
 	res.Reason = reason(res, c)
 	return res
+}
+
+// kneeCore is the plateau rule's outcome as indices into a curve of at
+// least MinPoints points: what resampling needs, without the words.
+type kneeCore struct {
+	plateau float64
+	band    band
+	end     int // last index in the band
+	knee    int // the knee's index; meaningless when shape is rising
+	shape   string
+}
+
+func (c curve) core(fraction float64) kneeCore {
+	k := c.coreAt(fraction, c.plateau(fraction))
+	// The robust maximum starts the search; the plateau is then the level
+	// of the sizes on it, the median of [knee, end], until that settles.
+	// A maximum, however robust, sits above the typical plateau run by
+	// about the noise, and would push honest plateau sizes out of the band.
+	for range maxPlateauSteps {
+		level := Median(c.raw[k.knee : k.end+1])
+		if k.shape == ShapeRising || !(level > 0) || level == k.plateau {
+			break
+		}
+		k = c.coreAt(fraction, level)
+	}
+	return k
+}
+
+// maxPlateauSteps bounds the refinement of the plateau level; it settles
+// in one or two steps on real curves.
+const maxPlateauSteps = 4
+
+func (c curve) coreAt(fraction, plateau float64) kneeCore {
+	k := kneeCore{plateau: plateau}
+	k.band = band{fraction * k.plateau, k.plateau / fraction}
+	k.end = c.lastInBand(k.band)
+	k.knee = c.kneeIndex(k.band, k.end)
+	k.shape = c.shape(fraction, k.knee, k.end)
+	return k
 }
 
 // normFraction maps an unusable fraction to DefaultFraction. A fraction
@@ -198,10 +241,13 @@ func reason(r Result, c curve) string {
 		return fmt.Sprintf("throughput declines above %s: best %.1f MiB/s at %s, %.1f MiB/s at %s (below %.0f%% of the %.1f MiB/s plateau); knee at %s",
 			FormatSize(r.DeclinesAbove), r.BestMiBPerSec, FormatSize(r.BestSize),
 			c.raw[last], FormatSize(c.size[last]), pct, r.PlateauMiBPerSec, FormatSize(r.WriteSize))
-	default:
-		return fmt.Sprintf("throughput reaches %.0f%% of the %.1f MiB/s plateau at %s and stays there",
-			pct, r.PlateauMiBPerSec, FormatSize(r.WriteSize))
 	}
+	if r.Centered {
+		return fmt.Sprintf("the knee is %s, the middle of the sizes the runs cannot tell apart; from there throughput stays within the noise of %.0f%% of the %.1f MiB/s plateau",
+			FormatSize(r.WriteSize), pct, r.PlateauMiBPerSec)
+	}
+	return fmt.Sprintf("throughput reaches %.0f%% of the %.1f MiB/s plateau at %s and stays there",
+		pct, r.PlateauMiBPerSec, FormatSize(r.WriteSize))
 }
 
 // FormatSize writes a byte count in binary units when it is an exact

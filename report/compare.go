@@ -93,7 +93,7 @@ func (p *printer) compareMode(runs []Run, mode iobench.Mode) {
 	p.f("\n")
 	for i, run := range runs {
 		if len(modeRows(run.Report.Results, mode)) > 0 {
-			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode)))
+			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode), modeRows(run.Report.Results, mode)))
 		}
 	}
 }

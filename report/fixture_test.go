@@ -3,7 +3,6 @@ package report
 import (
 	"time"
 
-	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
@@ -49,17 +48,7 @@ func fixedReport() *Report {
 	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(mode iobench.Mode, size int64) float64 {
 		return 2000 * float64(size) / float64(size+64<<10)
 	})
-	r.SetResults(res)
-	r.Recommendation = &advice.Recommendation{
-		BufferSize: 2 << 20,
-		Summary:    "write at least 2 MiB per write(2) on this file system: 16 times libgfortran's 128 KiB default, which reaches 67% of the plateau",
-		Gfortran: advice.Gfortran{
-			UnformattedDefault: 131072, UnformattedDefaultMiBPerSec: 1342.2, FormattedDefault: 8192, FormattedDefaultMiBPerSec: 225.1,
-			Export: "export GFORTRAN_UNFORMATTED_BUFFER_SIZE=2097152", ExpectedGain: 1.45,
-		},
-		BlockSizes: advice.BlockSizes{FBsize: 4096, StBlksize: 4096, AgreesWith: "neither",
-			Note: "the knee (2 MiB) is 512 times f_bsize and st_blksize (4 KiB): neither predicts it"},
-	}
+	r.Summarize(res)
 	return r
 }
 
@@ -115,7 +104,6 @@ func mpiReport() *Report {
 	r.Config.ProfileWhy = "the libgfortran buffer experiment of GCC PR libfortran/91030"
 	r.Config.Mode = "both"
 	r.Config.Sizes = iobench.PowersOfTwo(8<<10, 16<<20)
-	r.Recommendation = nil
 	r.Warnings = nil
 	res := &iobench.Result{WarmupRan: true}
 	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite, iobench.ModeRead}, func(mode iobench.Mode, size int64) float64 {
@@ -127,7 +115,7 @@ func mpiReport() *Report {
 		}
 		return 1600 * float64(size) / float64(size+16<<10)
 	})
-	r.SetResults(res)
+	r.Summarize(res)
 	r.MPI = &MPI{Ranks: 8, Nodes: 2, Hosts: []string{fixtureHost, "node18.cluster.example.org"},
 		SharedFile: true, CountPerRank: true, PerRank: perRank(res.Samples)}
 	return r
@@ -159,12 +147,11 @@ func gpfsReport() *Report {
 	r.FS.Dir, r.FS.ResolvedDir, r.FS.MountPoint, r.FS.Device = "/gpfs/proj/alice", "/gpfs/proj/alice", "/gpfs", "gpfs0"
 	r.Config.Convert, r.Config.Fsync, r.Config.Repeat, r.Config.Order = "big-endian", true, 1, "ascending"
 	r.Config.Sizes = iobench.PowersOfTwo(4<<10, 64<<20)
-	r.Recommendation = nil
 	r.Warnings = nil
 	res := &iobench.Result{}
 	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(_ iobench.Mode, size int64) float64 {
 		return 5000 * float64(size) / float64(size+16<<20)
 	})
-	r.SetResults(res)
+	r.Summarize(res)
 	return r
 }

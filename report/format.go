@@ -110,7 +110,7 @@ func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
 		}
 		cells = append(cells, fmt.Sprintf("%.1f-%.1f", row.MinMiBPerSec, row.MaxMiBPerSec), cv)
 	}
-	cells = append(cells, itoa(row.WriteCalls), fmt.Sprintf("%.0f%%", 100*plateauShare(row, k)))
+	cells = append(cells, itoa(row.WriteCalls), sharePct(plateauShare(row, k), k.Fraction))
 	if c.convert {
 		cells = append(cells, fmt.Sprintf("%.0f", row.ConvertMiBPerSec))
 	}

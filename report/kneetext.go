@@ -2,56 +2,131 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 )
 
 // KneeLine says where the curve levels off, in words that fit its shape,
 // never as a bare number: a knee is only advice when the curve has a
-// plateau after it.
-func KneeLine(k knee.Result) string {
-	return "knee: " + kneeSentence(k) + kneedleNote(k)
+// plateau after it. Every share it quotes is read off rows, the table it
+// sits beside, and formatted as the table formats it.
+func KneeLine(k knee.Estimate, rows []iobench.SizeResult) string {
+	return "knee: " + kneeSentence(k, rows) + kneedleNote(k.Result)
 }
 
-func kneeSentence(k knee.Result) string {
-	pct := 100 * k.Fraction
-	at := func(size int64) string { return fmt.Sprintf("%s (%d bytes)", knee.FormatSize(size), size) }
-	switch kneeShape(k) {
+func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
+	t := tableFacts(k.Result, rows)
+	switch kneeShape(k.Result) {
 	case knee.ShapePlateau:
-		return fmt.Sprintf("%s at %.1f MiB/s; from this size up every size reaches %.0f%% of the %.1f MiB/s plateau%s",
-			at(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec, outlierWords(k))
+		return fmt.Sprintf("%s at %.1f MiB/s (%s of the %.1f MiB/s plateau); no larger size is measurably below %s of it%s",
+			kneeAt(k), k.MiBPerSec, t.pct(k.WriteSize), k.PlateauMiBPerSec, t.bandPct(), t.lowWords())
 	case knee.ShapeDeclines:
-		return fmt.Sprintf("%s at %.1f MiB/s, but throughput %s: %s %.0f%% of the %.1f MiB/s plateau%s, larger sizes fall below it",
-			at(k.WriteSize), k.MiBPerSec, declineWords(k), bandWords(k), pct, k.PlateauMiBPerSec, outlierWords(k))
+		return fmt.Sprintf("%s at %.1f MiB/s (%s of the %.1f MiB/s plateau), but throughput %s: %s within noise of %s of the plateau%s, and %s",
+			kneeAt(k), k.MiBPerSec, t.pct(k.WriteSize), k.PlateauMiBPerSec, declineWords(k.Result), bandWords(k.Result), t.bandPct(), t.lowWords(), t.declineClaim())
 	case knee.ShapeFlat:
-		return fmt.Sprintf("none, write size does not matter in this range: every size from %s up (%.1f MiB/s) reaches %.0f%% of the %.1f MiB/s plateau; try a smaller --min",
-			knee.FormatSize(k.WriteSize), k.MiBPerSec, pct, k.PlateauMiBPerSec)
+		return fmt.Sprintf("none, write size does not matter in this range: no size from %s up (%.1f MiB/s) is measurably below %s of the %.1f MiB/s plateau%s; try a smaller --min",
+			knee.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
 	case knee.ShapeRising:
 		return "none, " + orDefault(k.Reason, "throughput is still rising at the largest size; extend --max")
 	}
 	return "none (" + orDefault(k.Reason, "no plateau found") + ")"
 }
 
-// outlierWords names the isolated slow runs the knee rule set aside, so
-// "every size reaches" is never said over a visible dip.
-func outlierWords(k knee.Result) string {
-	if len(k.Outliers) == 0 {
+// kneeAt is the knee's size in words and bytes, with the interval it may
+// be in when that is wider than the knee.
+func kneeAt(k knee.Estimate) string {
+	s := fmt.Sprintf("%s (%d bytes", knee.FormatSize(k.WriteSize), k.WriteSize)
+	if k.CILow > 0 && k.CIHigh > 0 && (k.CILow != k.WriteSize || k.CIHigh != k.WriteSize) {
+		s += fmt.Sprintf("; likely between %s and %s", knee.FormatSize(k.CILow), knee.FormatSize(k.CIHigh))
+	}
+	return s + ")"
+}
+
+// facts are the table's numbers the knee sentence quotes.
+type facts struct {
+	k     knee.Result
+	share map[int64]float64 // each size's median over the plateau
+	sizes []int64           // ascending
+}
+
+func tableFacts(k knee.Result, rows []iobench.SizeResult) facts {
+	t := facts{k: k, share: map[int64]float64{}}
+	for _, row := range rows {
+		t.share[row.WriteSize] = plateauShare(row, k)
+		t.sizes = append(t.sizes, row.WriteSize)
+	}
+	slices.Sort(t.sizes)
+	return t
+}
+
+func (t facts) pct(size int64) string { return sharePct(t.share[size], t.k.Fraction) }
+
+func (t facts) bandPct() string { return fmt.Sprintf("%.0f%%", 100*t.k.Fraction) }
+
+// inBand is whether size is in the knee's band, from the knee to where
+// a declining curve ends.
+func (t facts) inBand(size int64) bool {
+	return size >= t.k.WriteSize && (t.k.DeclinesAbove == 0 || size <= t.k.DeclinesAbove)
+}
+
+// lowWords names the sizes in the band whose median measured below the
+// band's edge, so that "not measurably below" never hides a visible dip.
+func (t facts) lowWords() string {
+	var low []string
+	for _, s := range t.sizes {
+		if t.inBand(s) && t.share[s] < t.k.Fraction {
+			low = append(low, fmt.Sprintf("%s at %s", knee.FormatSize(s), t.pct(s)))
+		}
+	}
+	if len(low) == 0 {
 		return ""
 	}
-	sizes := make([]string, len(k.Outliers))
-	for i, s := range k.Outliers {
-		sizes[i] = knee.FormatSize(s)
+	return " (" + strings.Join(low, ", ") + ": below it, but within noise)"
+}
+
+// declineClaim says how the sizes past a decline measure.
+func (t facts) declineClaim() string {
+	var above, reach []string
+	for _, s := range t.sizes {
+		if s <= t.k.DeclinesAbove {
+			continue
+		}
+		above = append(above, fmt.Sprintf("%s at %s", knee.FormatSize(s), t.pct(s)))
+		if t.share[s] >= t.k.Fraction {
+			reach = append(reach, knee.FormatSize(s))
+		}
 	}
-	return fmt.Sprintf(" (except an isolated slow run at %s, taken as a bad run)", strings.Join(sizes, ", "))
+	if len(reach) > 0 {
+		return "larger sizes fall below it as a whole, though " + strings.Join(reach, ", ") + " reached it"
+	}
+	if len(above) > 3 {
+		above = append(above[:2], "...", above[len(above)-1])
+	}
+	return "every larger size measures below it (" + strings.Join(above, ", ") + ")"
+}
+
+// sharePct is a share of the plateau as the table prints it: a whole
+// percentage, or one decimal where rounding would put it on the wrong
+// side of the band's edge (94.6% is not "95%").
+func sharePct(share, fraction float64) string {
+	whole := fmt.Sprintf("%.0f%%", 100*share)
+	if f := 100 * fraction; (share < fraction) != (math.Round(100*share) < f) {
+		return fmt.Sprintf("%.1f%%", 100*share)
+	}
+	return whole
 }
 
 // declineWords says where a declining curve peaks (its fastest measured
 // size) and where it falls.
 func declineWords(k knee.Result) string {
 	if k.BestSize > 0 && k.BestSize <= k.DeclinesAbove {
-		return fmt.Sprintf("peaks around %s and declines above %s", knee.FormatSize(k.BestSize), knee.FormatSize(k.DeclinesAbove))
+		return fmt.Sprintf("peaks around %s (best %.1f MiB/s) and declines above %s", knee.FormatSize(k.BestSize), k.BestMiBPerSec, knee.FormatSize(k.DeclinesAbove))
 	}
 	return "declines above " + knee.FormatSize(k.DeclinesAbove)
 }
@@ -59,9 +134,9 @@ func declineWords(k knee.Result) string {
 // bandWords names the sizes within the plateau band of a declining curve.
 func bandWords(k knee.Result) string {
 	if k.WriteSize == k.DeclinesAbove {
-		return "only " + knee.FormatSize(k.WriteSize) + " reaches"
+		return "only " + knee.FormatSize(k.WriteSize) + " is"
 	}
-	return fmt.Sprintf("sizes from %s to %s reach", knee.FormatSize(k.WriteSize), knee.FormatSize(k.DeclinesAbove))
+	return fmt.Sprintf("sizes from %s to %s are", knee.FormatSize(k.WriteSize), knee.FormatSize(k.DeclinesAbove))
 }
 
 // kneeShown reports whether k has a knee worth marking on a table or a
@@ -163,4 +238,76 @@ func (p *printer) textRecommendation(r *Report) {
 	for _, n := range rec.notes {
 		p.f("  %s: %s\n", n[0], n[1])
 	}
+}
+
+// EstablishedLine says whether the knee is established, after how many
+// rounds and at what noise, and how to establish one that is not; "" when
+// there is no knee.
+func (r *Report) EstablishedLine(k knee.Estimate) string {
+	if !k.Found || k.Status == "" {
+		return ""
+	}
+	if k.Established {
+		return fmt.Sprintf("knee %s (noise CV %.1f%%)", advice.StatusWords(k), 100*k.NoiseCV)
+	}
+	s := "knee " + advice.StatusWords(k)
+	if hint := r.budgetHint(k); hint != "" {
+		s += "; run with " + hint
+	}
+	return s
+}
+
+// budgetHint is the flags that would give the knee the rounds it needs,
+// with a time budget from how long the first round took; "" when no
+// number of rounds would.
+func (r *Report) budgetHint(k knee.Estimate) string {
+	if k.RoundsNeeded == 0 {
+		if k.Status == knee.StatusOneRound {
+			return "--repeat auto"
+		}
+		return ""
+	}
+	round := r.firstRoundDuration()
+	if round <= 0 {
+		return fmt.Sprintf("--repeat %d", k.RoundsNeeded)
+	}
+	budget := (time.Duration(k.RoundsNeeded) * round).Round(time.Minute) + time.Minute
+	return fmt.Sprintf("--time-budget %s (about %d rounds of %s)", shortDuration(budget), k.RoundsNeeded, shortDuration(round.Round(time.Second)))
+}
+
+// firstRoundDuration is the wall time of the first round, from its first
+// run's start to its last run's end; 0 when the samples have no times.
+func (r *Report) firstRoundDuration() time.Duration {
+	var first, last time.Time
+	round := -1
+	for _, row := range r.Results {
+		for _, s := range row.Samples {
+			if s.Start.IsZero() || round >= 0 && s.Round > round {
+				continue
+			}
+			if s.Round < round || round < 0 {
+				round, first, last = s.Round, time.Time{}, time.Time{}
+			}
+			end := s.Start.Add(time.Duration(s.Seconds * float64(time.Second)))
+			if first.IsZero() || s.Start.Before(first) {
+				first = s.Start
+			}
+			if end.After(last) {
+				last = end
+			}
+		}
+	}
+	return last.Sub(first)
+}
+
+// shortDuration is "12m", "1h30m", "45s": what --time-budget reads.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

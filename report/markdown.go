@@ -133,7 +133,8 @@ func alignPairs(pairs [][2]string) []string {
 }
 
 func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeResult) {
-	k := r.kneeFor(mode)
+	est := r.kneeFor(mode)
+	k := est.Result
 	p.f("\n%s:\n\n", resultsCaption(r, mode))
 	cols := tableColumns(r, rows)
 	head := append(cols.head(), "note")
@@ -145,7 +146,10 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	if cols.repeated && anyWide(rows) {
 		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*knee.WideCV)
 	}
-	p.f("\n%s\n", mdSentence(KneeLine(k)))
+	p.f("\n%s\n", mdSentence(KneeLine(est, rows)))
+	if line := r.EstablishedLine(est); line != "" {
+		p.f("\n%s\n", mdSentence(line))
+	}
 	if mode == r.primaryMode() && r.KneeStability != nil {
 		p.f("\n%s\n", mdSentence(StabilityLine(*r.KneeStability)))
 	}

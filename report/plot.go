@@ -192,7 +192,7 @@ func (f *figure) addRuns(runs []Run) (top float64, err error) {
 			if len(rows) == 0 {
 				continue
 			}
-			s := series{rows: rows, knee: run.Report.kneeFor(mode), color: palette[i%len(palette)],
+			s := series{rows: rows, knee: run.Report.kneeFor(mode).Result, color: palette[i%len(palette)],
 				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode)}
 			if err := s.add(f); err != nil {
 				return 0, fmt.Errorf("plot: %s: %w", run.Name, err)
@@ -209,7 +209,7 @@ func (f *figure) addRuns(runs []Run) (top float64, err error) {
 // addKneeLegend explains the ring once, in black, if any curve has one.
 func (f *figure) addKneeLegend(runs []Run) error {
 	for _, run := range runs {
-		if kneeShown(run.Report.Knee) || run.Report.ReadKnee != nil && kneeShown(*run.Report.ReadKnee) {
+		if kneeShown(run.Report.Knee.Result) || run.Report.ReadKnee != nil && kneeShown(run.Report.ReadKnee.Result) {
 			ring, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}})
 			if err != nil {
 				return err

@@ -37,8 +37,8 @@ type Report struct {
 	Config          Config                 `json:"config"`
 	WarmupRan       bool                   `json:"warmup_ran"`
 	Results         []iobench.SizeResult   `json:"results"`
-	Knee            knee.Result            `json:"knee"`
-	ReadKnee        *knee.Result           `json:"read_knee,omitempty"`
+	Knee            knee.Estimate          `json:"knee"`
+	ReadKnee        *knee.Estimate         `json:"read_knee,omitempty"`
 	KneeStability   *knee.Spread           `json:"knee_stability,omitempty"`
 	Recommendation  *advice.Recommendation `json:"recommendation,omitempty"`
 	MPI             *MPI                   `json:"mpi,omitempty"`
@@ -117,15 +117,22 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 	}
 }
 
-// SetResults fills the results and knees from a sweep's outcome.
-func (r *Report) SetResults(res *iobench.Result) {
+// Summarize derives everything a report says from a sweep's samples:
+// per-size results, the knees with their intervals, how the knee moves
+// between rounds, the recommendation and the warnings about them. sweep
+// and analyze both call it, so the same samples give the same report.
+// Warnings it derived before (SummaryWarningPrefix) are replaced; others,
+// from the run itself, are kept.
+func (r *Report) Summarize(res *iobench.Result) {
 	r.WarmupRan = res.WarmupRan
 	r.KeptFile = res.KeptFile
 	r.Incomplete = res.Incomplete
 	r.Results = iobench.Summarize(res)
-	r.Knee = knee.Find(Curve(r.Results, iobench.ModeWrite), r.Config.KneeFraction)
+	f := r.Config.KneeFraction
+	r.Knee = knee.EstimateKnee(Runs(r.Results, iobench.ModeWrite), f)
+	r.ReadKnee = nil
 	if r.Config.Mode != string(iobench.ModeWrite) {
-		rk := knee.Find(Curve(r.Results, iobench.ModeRead), r.Config.KneeFraction)
+		rk := knee.EstimateKnee(Runs(r.Results, iobench.ModeRead), f)
 		if r.Config.Mode == string(iobench.ModeRead) {
 			r.Knee = rk
 		} else {
@@ -133,14 +140,35 @@ func (r *Report) SetResults(res *iobench.Result) {
 		}
 	}
 	r.KneeStability = nil
-	if r.Config.Repeat >= MinStabilityRounds {
-		sp := knee.Stability(RoundCurves(res.Samples, r.primaryMode()), r.Config.KneeFraction)
+	if rounds := FullRoundCurves(res.Samples, r.primaryMode()); len(rounds) >= MinStabilityRounds {
+		sp := knee.Stability(rounds, f)
 		r.KneeStability = &sp
 	}
+	r.Recommendation = advice.Recommend(r.Knee, Runs(r.Results, r.primaryMode()), r.FS)
+	r.Warnings = append(slices.DeleteFunc(slices.Clone(r.Warnings), isSummaryWarning), r.summaryWarnings()...)
 }
 
-// MinStabilityRounds is the fewest rounds for which SetResults reports how
-// the knee moves between rounds: with two, one disagreement cannot say
+// SummaryWarningPrefix starts every warning Summarize derives.
+const SummaryWarningPrefix = "knee: "
+
+func isSummaryWarning(w string) bool { return strings.HasPrefix(w, SummaryWarningPrefix) }
+
+// summaryWarnings are the warnings the numbers call for: a knee that is
+// not established, and slow runs set aside with too few rounds to be sure.
+func (r *Report) summaryWarnings() []string {
+	var out []string
+	k := r.Knee
+	if k.Found && !k.Established {
+		out = append(out, SummaryWarningPrefix+advice.StatusWords(k)+"; treat the recommendation as provisional")
+	}
+	if len(k.Outliers) > 0 && k.Rounds < MinStabilityRounds {
+		out = append(out, fmt.Sprintf("%sisolated slow runs at %v bytes were set aside; run with --repeat 3 or more for medians and a knee stability check", SummaryWarningPrefix, k.Outliers))
+	}
+	return out
+}
+
+// MinStabilityRounds is the fewest full rounds for which Summarize reports
+// how the knee moves between rounds: with two, one disagreement cannot say
 // which round was the odd one out.
 const MinStabilityRounds = 3
 
@@ -152,20 +180,40 @@ func (r *Report) primaryMode() iobench.Mode {
 	return iobench.ModeWrite
 }
 
-// RoundCurves is one curve per round of samples in one direction, in round
-// order: each round is a full sweep, so each has its own knee. Rounds with
-// no sample (an interrupted sweep) are left out rather than counted as
-// rounds without a knee.
-func RoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point {
+// FullRoundCurves is one curve per round of samples in one direction, in
+// round order, for the rounds that measured every size: each is a full
+// sweep with its own knee. Rounds that measured only some sizes (adaptive
+// rounds, an interrupted sweep) are left out.
+func FullRoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point {
 	byRound := map[int][]knee.Point{}
+	sizes := map[int64]bool{}
 	for _, s := range samples {
 		if s.Mode == mode {
 			byRound[s.Round] = append(byRound[s.Round], knee.Point{Size: s.WriteSize, MiBPerSec: s.MiBPerSec()})
+			sizes[s.WriteSize] = true
 		}
 	}
 	var out [][]knee.Point
 	for _, round := range slices.Sorted(maps.Keys(byRound)) {
-		out = append(out, byRound[round])
+		if len(byRound[round]) >= len(sizes) {
+			out = append(out, byRound[round])
+		}
+	}
+	return out
+}
+
+// Runs are every run of one direction, by size, for the knee estimate.
+func Runs(rows []iobench.SizeResult, mode iobench.Mode) []knee.Runs {
+	var out []knee.Runs
+	for _, row := range rows {
+		if row.Mode != mode {
+			continue
+		}
+		r := knee.Runs{Size: row.WriteSize}
+		for _, s := range row.Samples {
+			r.MiBPerSec = append(r.MiBPerSec, s.MiBPerSec())
+		}
+		out = append(out, r)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,38 +70,56 @@ func TestWriteErrors(t *testing.T) {
 	}
 }
 
+// kneeRows is a table for KneeLine: 1 KiB .. 64 MiB with the given MiB/s
+// (the last value repeats up to 64 MiB).
+func kneeRows(ys ...float64) []iobench.SizeResult {
+	var rows []iobench.SizeResult
+	for i := 0; i < 17; i++ {
+		y := ys[min(i, len(ys)-1)]
+		rows = append(rows, iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: 1024 << i, MiBPerSec: y})
+	}
+	return rows
+}
+
 func TestKneeLine(t *testing.T) {
-	base := knee.Result{Found: true, WriteSize: 2 << 20, MiBPerSec: 1900, PlateauMiBPerSec: 2000, Fraction: 0.95,
-		BestSize: 8 << 20, BestMiBPerSec: 2010, KneedleFound: true, KneedleSize: 512 << 10}
-	with := func(f func(*knee.Result)) knee.Result { k := base; f(&k); return k }
+	rows := kneeRows(100, 200, 400, 800, 1200, 1500, 1800, 1900, 2000, 1850, 2010)
+	base := knee.Estimate{Result: knee.Result{Found: true, WriteSize: 128 << 10, MiBPerSec: 1900, PlateauMiBPerSec: 2000, Fraction: 0.95,
+		BestSize: 1 << 20, BestMiBPerSec: 2010, KneedleFound: true, KneedleSize: 16 << 10}, CILow: 64 << 10, CIHigh: 256 << 10}
+	with := func(f func(*knee.Estimate)) knee.Estimate { k := base; f(&k); return k }
 	tests := []struct {
-		name      string
-		k         knee.Result
-		want      []string
-		dontWant  []string
-		noKneedle bool
+		name     string
+		k        knee.Estimate
+		rows     []iobench.SizeResult
+		want     []string
+		dontWant []string
 	}{
-		{"plateau", with(func(k *knee.Result) { k.Shape = knee.ShapePlateau }),
-			[]string{"knee: 2 MiB (2097152 bytes) at 1900.0 MiB/s", "every size reaches 95% of the 2000.0 MiB/s plateau", "Kneedle", "512 KiB"}, nil, false},
-		{"declines", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 16<<20 }),
-			[]string{"knee: 2 MiB", "peaks around 8 MiB and declines above 16 MiB", "sizes from 2 MiB to 16 MiB reach 95%", "larger sizes fall below"}, []string{"every size reaches"}, false},
-		{"declines at once", with(func(k *knee.Result) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 2<<20 }),
-			[]string{"but throughput declines above 2 MiB: only 2 MiB reaches 95%"}, []string{"peaks"}, false},
-		{"flat", with(func(k *knee.Result) { k.Shape, k.WriteSize, k.KneedleFound = knee.ShapeFlat, 1024, false }),
-			[]string{"knee: none", "does not matter", "from 1 KiB up", "smaller --min"}, []string{"Kneedle"}, true},
-		{"rising", with(func(k *knee.Result) {
+		{"plateau", with(func(k *knee.Estimate) { k.Shape = knee.ShapePlateau }), rows,
+			[]string{"knee: 128 KiB (131072 bytes; likely between 64 KiB and 256 KiB) at 1900.0 MiB/s (95% of the 2000.0 MiB/s plateau)",
+				"no larger size is measurably below 95% of it (512 KiB at 92%: below it, but within noise)", "Kneedle", "16 KiB"}, nil},
+		{"no interval when it is the knee", with(func(k *knee.Estimate) { k.Shape, k.CILow, k.CIHigh = knee.ShapePlateau, 128<<10, 128<<10 }), rows,
+			[]string{"knee: 128 KiB (131072 bytes) at"}, []string{"likely"}},
+		{"declines", with(func(k *knee.Estimate) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 16<<20 }), kneeRows(100, 200, 400, 800, 1200, 1500, 1800, 1900, 2000, 1850, 2010, 2000, 1990, 1980, 1970, 800, 700),
+			[]string{"knee: 128 KiB", "peaks around 1 MiB (best 2010.0 MiB/s) and declines above 16 MiB", "sizes from 128 KiB to 16 MiB are within noise of 95%",
+				"every larger size measures below it (32 MiB at 40%, 64 MiB at 35%)"}, []string{"reached it"}},
+		{"declines, one larger size reaching", with(func(k *knee.Estimate) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 8<<20 }), kneeRows(100, 200, 400, 800, 1200, 1500, 1800, 1900, 2000, 1850, 2010, 2000, 1990, 1980, 800, 1950, 700),
+			[]string{"though 32 MiB reached it"}, []string{"every larger size"}},
+		{"declines at once", with(func(k *knee.Estimate) { k.Shape, k.DeclinesAbove = knee.ShapeDeclines, 128<<10 }), rows,
+			[]string{"but throughput declines above 128 KiB: only 128 KiB is within noise"}, []string{"peaks"}},
+		{"flat", with(func(k *knee.Estimate) { k.Shape, k.WriteSize, k.KneedleFound = knee.ShapeFlat, 1024, false }), kneeRows(2000, 1960, 1890, 2000),
+			[]string{"knee: none", "does not matter", "no size from 1 KiB up", "(4 KiB at 94.5%: below it, but within noise)", "smaller --min"}, []string{"Kneedle"}},
+		{"rising", with(func(k *knee.Estimate) {
 			k.Shape, k.Found, k.Reason = knee.ShapeRising, false, "no plateau reached: throughput still rising at 64 MiB; extend --max"
-		}), []string{"knee: none", "still rising at 64 MiB", "--max", "sharpest bend at 512 KiB"}, []string{"every size reaches"}, false},
-		{"too few", knee.Result{Shape: knee.ShapeTooFewPoints, Reason: "need at least 3 write sizes to find a knee, got 2"},
-			[]string{"knee: none (need at least 3 write sizes"}, []string{"Kneedle"}, true},
-		{"agreeing Kneedle", with(func(k *knee.Result) { k.Shape, k.KneedleSize = knee.ShapePlateau, 2<<20 }),
-			[]string{"the Kneedle method agrees"}, nil, false},
-		{"report without shape", with(func(k *knee.Result) { k.Shape, k.KneedleFound = "", false }),
-			[]string{"knee: 2 MiB", "every size reaches"}, nil, true},
+		}), rows, []string{"knee: none", "still rising at 64 MiB", "--max", "sharpest bend at 16 KiB"}, []string{"plateau)"}},
+		{"too few", knee.Estimate{Result: knee.Result{Shape: knee.ShapeTooFewPoints, Reason: "need at least 3 write sizes to find a knee, got 2"}}, nil,
+			[]string{"knee: none (need at least 3 write sizes"}, []string{"Kneedle"}},
+		{"agreeing Kneedle", with(func(k *knee.Estimate) { k.Shape, k.KneedleSize = knee.ShapePlateau, 128<<10 }), rows,
+			[]string{"the Kneedle method agrees"}, nil},
+		{"report without shape", with(func(k *knee.Estimate) { k.Shape, k.KneedleFound = "", false }), rows,
+			[]string{"knee: 128 KiB", "no larger size is measurably below"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := KneeLine(tt.k)
+			got := KneeLine(tt.k, tt.rows)
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("KneeLine = %q\nwant it to contain %q", got, w)
@@ -115,7 +134,18 @@ func TestKneeLine(t *testing.T) {
 	}
 }
 
-func TestSetResultsStability(t *testing.T) {
+func TestSharePct(t *testing.T) {
+	for _, tt := range []struct {
+		share float64
+		want  string
+	}{{0.946, "94.6%"}, {0.95, "95%"}, {0.9549, "95%"}, {0.944, "94%"}, {1.2, "120%"}, {0.3, "30%"}} {
+		if got := sharePct(tt.share, 0.95); got != tt.want {
+			t.Errorf("sharePct(%v) = %q, want %q", tt.share, got, tt.want)
+		}
+	}
+}
+
+func TestSummarizeStability(t *testing.T) {
 	r := fixedReport()
 	if r.KneeStability == nil {
 		t.Fatal("KneeStability is nil after 3 rounds")
@@ -124,21 +154,43 @@ func TestSetResultsStability(t *testing.T) {
 		t.Errorf("knees by round (-want +got):\n%s", diff)
 	}
 	r.Config.Repeat = 2
-	r.SetResults(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
+	r.Summarize(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
 		func(iobench.Mode, int64) float64 { return 100 })})
 	if r.KneeStability != nil {
 		t.Errorf("KneeStability = %+v after 2 rounds, want nil", r.KneeStability)
 	}
 }
 
-func TestRoundCurvesSkipsEmptyRounds(t *testing.T) {
+// TestFullRoundCurves: only rounds that measured every size count; a
+// partial round (adaptive, or interrupted) and other directions do not.
+func TestFullRoundCurves(t *testing.T) {
 	s := func(round int, size int64) iobench.Sample {
 		return iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: iobench.MiB}
 	}
-	got := RoundCurves([]iobench.Sample{s(3, 1024), s(1, 1024), s(1, 2048), {Run: iobench.Run{Mode: iobench.ModeRead, Round: 2}}}, iobench.ModeWrite)
-	want := [][]knee.Point{{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}, {{Size: 1024, MiBPerSec: 1}}}
+	got := FullRoundCurves([]iobench.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: iobench.Run{Mode: iobench.ModeRead, Round: 4}}}, iobench.ModeWrite)
+	full := []knee.Point{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}
+	want := [][]knee.Point{full, {full[1], full[0]}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("RoundCurves (-want +got):\n%s", diff)
+		t.Errorf("FullRoundCurves (-want +got):\n%s", diff)
+	}
+}
+
+// TestSummarizeWarningsReplaced: a report summarised twice (a sweep, then
+// analyze of its JSON) carries its derived warnings once, and keeps the
+// run's own.
+func TestSummarizeWarningsReplaced(t *testing.T) {
+	r := fixedReport()
+	r.Warnings = append(r.Warnings, "launcher: something")
+	res := &iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
+		func(_ iobench.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
+	r.Summarize(res)
+	once := slices.Clone(r.Warnings)
+	r.Summarize(res)
+	if diff := cmp.Diff(once, r.Warnings); diff != "" {
+		t.Errorf("warnings after a second Summarize (-first +second):\n%s", diff)
+	}
+	if !slices.Contains(r.Warnings, "launcher: something") {
+		t.Errorf("warnings %q lost the run's own", r.Warnings)
 	}
 }
 

@@ -155,11 +155,15 @@ func (p *printer) textBody(r *Report) {
 		if len(rows) == 0 {
 			continue
 		}
-		k := r.kneeFor(mode)
+		est := r.kneeFor(mode)
+		k := est.Result
 		p.f("\n%s\n", mode)
 		p.textTable(r, rows, k)
 		p.f("\n%s\n", strings.Join(chart(rows, k), "\n"))
-		p.f("\n%s\n", KneeLine(k))
+		p.f("\n%s\n", KneeLine(est, rows))
+		if line := r.EstablishedLine(est); line != "" {
+			p.f("%s\n", line)
+		}
 		if mode == r.primaryMode() && r.KneeStability != nil {
 			p.f("%s\n", StabilityLine(*r.KneeStability))
 		}
@@ -186,7 +190,7 @@ func ranOrNot(r *Report) string {
 	return "none"
 }
 
-func (r *Report) kneeFor(mode iobench.Mode) knee.Result {
+func (r *Report) kneeFor(mode iobench.Mode) knee.Estimate {
 	if mode == iobench.ModeRead && r.ReadKnee != nil {
 		return *r.ReadKnee
 	}

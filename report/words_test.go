@@ -1,0 +1,154 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// randomReport is a sweep of a random curve: a rise to a knee, sometimes a
+// decline after it, with noise and an occasional slow run.
+func randomReport(rng *rand.Rand) *Report {
+	r := fixedReport()
+	r.Config.Repeat = 1 + rng.IntN(5)
+	r.Config.TotalBytes = 64 << 20
+	r.Warnings = nil
+	kneeAt := float64(int64(2<<10) << rng.IntN(14))
+	decline := 1e18
+	if rng.IntN(3) == 0 {
+		decline = kneeAt * float64(int(1)<<rng.IntN(6))
+	}
+	exp, noise := 0.3+0.7*rng.Float64(), []float64{0.01, 0.03, 0.08, 0.15}[rng.IntN(4)]
+	var samples []iobench.Sample
+	for round := 1; round <= r.Config.Repeat; round++ {
+		for _, size := range r.Config.Sizes {
+			s := float64(size)
+			y := 1500 * math.Pow(min(1, s/kneeAt), exp)
+			if s > decline {
+				y *= math.Pow(decline/s, 0.5)
+			}
+			y *= math.Exp(noise * rng.NormFloat64())
+			if rng.Float64() < 0.03 {
+				y *= 0.5
+			}
+			secs := float64(r.Config.TotalBytes) / (y * iobench.MiB)
+			samples = append(samples, iobench.Sample{
+				Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round, Seq: len(samples) + 1},
+				Seconds: secs, Bytes: r.Config.TotalBytes, Calls: r.Config.TotalBytes / size, Start: fixtureStart,
+			})
+		}
+	}
+	r.Summarize(&iobench.Result{Samples: samples})
+	return r
+}
+
+var (
+	quotedShare = regexp.MustCompile(`(\d+ (?:[KMG]i)?B) at (\d+(?:\.\d)?%)`)
+	tableRow    = regexp.MustCompile(`^\s+(\d+ (?:[KMG]i)?B)\s+(\d+)\s.*\s(\d+(?:\.\d)?%) [#.]+( <- knee)?$`)
+)
+
+// TestWordsAgreeWithTable renders many random sweeps and checks every claim
+// the knee line and the recommendation make against the table above them.
+func TestWordsAgreeWithTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := range 400 {
+		r := randomReport(rng)
+		var out bytes.Buffer
+		if err := Text(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkWords(r, out.String()); err != nil {
+			t.Fatalf("sweep %d: %v\n%s", n, err, out.String())
+		}
+	}
+}
+
+func checkWords(r *Report, text string) error {
+	cell, kneeRow := map[string]string{}, ""
+	for _, line := range strings.Split(text, "\n") {
+		if m := tableRow.FindStringSubmatch(line); m != nil {
+			cell[m[1]] = m[3]
+			if m[4] != "" {
+				kneeRow = m[1]
+			}
+		}
+	}
+	if len(cell) != len(r.Results) {
+		return fmt.Errorf("read %d table rows, the report has %d", len(cell), len(r.Results))
+	}
+	k := r.Knee
+	var kneeLine, rec string
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "knee: "):
+			kneeLine = line
+		case strings.HasPrefix(line, "recommendation: "):
+			rec = line
+		}
+	}
+	for _, m := range quotedShare.FindAllStringSubmatch(kneeLine+" "+rec, -1) {
+		if cell[m[1]] != m[2] {
+			return fmt.Errorf("the text says %s at %s, the table %s", m[1], m[2], cell[m[1]])
+		}
+	}
+	if !kneeShown(k.Result) {
+		return nil
+	}
+	name := knee.FormatSize(k.WriteSize)
+	if kneeRow != name || !strings.Contains(kneeLine, fmt.Sprintf("(%s of the", cell[name])) {
+		return fmt.Errorf("knee %s: marked row %q, table share %s", name, kneeRow, cell[name])
+	}
+	return checkBand(r, kneeLine, rec, cell)
+}
+
+// checkBand: the sizes named as below the band are exactly the band's
+// sizes whose share is below it; past a decline, "every larger size
+// measures below it" holds; the best size is the table's fastest; the
+// defaults' shares in the recommendation are the table's.
+func checkBand(r *Report, kneeLine, rec string, cell map[string]string) error {
+	k := r.Knee
+	f := tableFacts(k.Result, r.Results)
+	for _, s := range f.sizes {
+		named := strings.Contains(kneeLine, knee.FormatSize(s)+" at ")
+		low := f.inBand(s) && f.share[s] < k.Fraction
+		if low && !named {
+			return fmt.Errorf("%s is in the band at %s, below %.0f%%, and the text does not say so", knee.FormatSize(s), cell[knee.FormatSize(s)], 100*k.Fraction)
+		}
+		if s > k.DeclinesAbove && k.DeclinesAbove > 0 && f.share[s] >= k.Fraction && strings.Contains(kneeLine, "every larger size measures below") {
+			return fmt.Errorf("%s past the decline reaches the band, yet the text says every larger size is below", knee.FormatSize(s))
+		}
+	}
+	if k.Shape == knee.ShapeDeclines {
+		best := slices.MaxFunc(r.Results, func(a, b iobench.SizeResult) int { return cmpFloat(a.MiBPerSec, b.MiBPerSec) })
+		if strings.Contains(kneeLine, "best") && !strings.Contains(kneeLine, fmt.Sprintf("(best %.1f MiB/s)", best.MiBPerSec)) {
+			return fmt.Errorf("the table's best is %.1f MiB/s at %s", best.MiBPerSec, knee.FormatSize(best.WriteSize))
+		}
+	}
+	for size, phrase := range map[string]string{"128 KiB": "unformatted buffer reaches only ", "8 KiB": "the 8 KiB buffer reaches "} {
+		if i := strings.Index(rec, phrase); i >= 0 {
+			got := strings.SplitN(rec[i+len(phrase):], " ", 2)[0]
+			if strings.TrimRight(got, ";)") != cell[size] {
+				return fmt.Errorf("the recommendation gives %s %s, the table %s", size, got, cell[size])
+			}
+		}
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
