@@ -288,7 +288,7 @@ func (t sizeTests) status(j judgement, rs runSet, n []int) string {
 		return StatusWide
 	case minOf(n[from:to+1]) < MinEstablishRuns:
 		return StatusFewRuns
-	case !t.resolved(from, to) && !(t.stepsIntoBand(j.lo) && !t.belowPlateau(j.lo)):
+	case !t.resolved(from, to) && !t.corner(j.lo):
 		return StatusUnresolved
 	}
 	return StatusEstablished
@@ -296,14 +296,25 @@ func (t sizeTests) status(j judgement, rs runSet, n []int) string {
 
 // resolved: the medians in [from, to] are precise enough to tell a size
 // on the band's edge from one a band's width below it.
-func (t sizeTests) resolved(from, to int) bool {
-	width := t.plateau - t.band
-	for i := from; i <= to; i++ {
+func (t sizeTests) resolved(from, to int) bool { return t.precise(from, to, t.plateau-t.band) }
+
+// precise: the medians in [from, to] could show a shortfall of width
+// below the plateau.
+func (t sizeTests) precise(from, to int, width float64) bool {
+	for i := from; i <= min(to, len(t.se)-1); i++ {
 		if t.crit*math.Hypot(t.se[i], t.seP) > width {
 			return false
 		}
 	}
 	return true
+}
+
+// corner: the curve steps onto the plateau at i (stepsIntoBand), i is not
+// measurably below the plateau, and the runs at i and after it are
+// precise enough that they would have shown a shortfall of cornerStep:
+// with too few runs for that, "not below" means only "cannot tell".
+func (t sizeTests) corner(i int) bool {
+	return t.stepsIntoBand(i) && !t.belowPlateau(i) && t.precise(i, i+1, cornerStep)
 }
 
 // rises: the throughput at i is measurably above the size below it.
