@@ -3,6 +3,7 @@ package iobench
 import (
 	"fmt"
 	"math/bits"
+	"time"
 
 	"github.com/iobench/iobench/convert"
 )
@@ -56,19 +57,25 @@ type Config struct {
 	Stride  int           `json:"stride"` // take every Stride-th source element
 	Sizes   []int64       `json:"sizes"`  // write sizes, bytes
 	Repeat  int           `json:"repeat"` // rounds; each round runs every size once
-	Order   Order         `json:"order"`  // order of sizes within a round
-	Seed    uint64        `json:"seed"`   // shuffle seed
-	Fsync   bool          `json:"fsync"`  // fsync before close, inside the timing
-	Sync    SyncMode      `json:"sync"`   // flush before each run, outside the timing
-	Warmup  bool          `json:"warmup"` // one untimed pass before the first run
-	Source  SourceKind    `json:"source"` // array or window
-	Force   bool          `json:"force"`  // skip the free-space check
-	Verify  bool          `json:"verify"` // read back and check every element after each run
-	Keep    bool          `json:"keep"`   // keep the last data file
-	Mode    Mode          `json:"mode"`   // write, read or both
-	Direct  bool          `json:"direct"` // O_DIRECT
-	Drop    DropMode      `json:"-"`      // how read runs avoid the page cache
-	Ranks   int           `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
+	// Auto: adaptive rounds (--repeat auto) instead of Repeat rounds, within
+	// TimeBudget (0: DefaultBudgetRounds x the first round).
+	Auto       bool          `json:"repeat_auto"`
+	TimeBudget time.Duration `json:"time_budget"`
+	// KneeFraction is the knee's band, which adaptive rounds aim at.
+	KneeFraction float64    `json:"knee_fraction"`
+	Order        Order      `json:"order"`  // order of sizes within a round
+	Seed         uint64     `json:"seed"`   // shuffle seed
+	Fsync        bool       `json:"fsync"`  // fsync before close, inside the timing
+	Sync         SyncMode   `json:"sync"`   // flush before each run, outside the timing
+	Warmup       bool       `json:"warmup"` // one untimed pass before the first run
+	Source       SourceKind `json:"source"` // array or window
+	Force        bool       `json:"force"`  // skip the free-space check
+	Verify       bool       `json:"verify"` // read back and check every element after each run
+	Keep         bool       `json:"keep"`   // keep the last data file
+	Mode         Mode       `json:"mode"`   // write, read or both
+	Direct       bool       `json:"direct"` // O_DIRECT
+	Drop         DropMode   `json:"-"`      // how read runs avoid the page cache
+	Ranks        int        `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
 }
 
 // Mode is the direction measured.
@@ -148,6 +155,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--repeat: %d must be at least 1", c.Repeat)
 	case c.Repeat > MaxRepeat:
 		return fmt.Errorf("--repeat: %d is more than %d rounds", c.Repeat, MaxRepeat)
+	case c.TimeBudget < 0:
+		return fmt.Errorf("--time-budget: %s must be positive", c.TimeBudget)
+	case c.TimeBudget > 0 && !c.Auto:
+		return fmt.Errorf("--time-budget: %s needs --repeat auto (a fixed --repeat runs its rounds whatever they cost)", c.TimeBudget)
 	case len(c.Sizes) == 0:
 		return fmt.Errorf("--sizes: no write sizes to run")
 	}

@@ -18,6 +18,9 @@ import (
 // that called Run; keep them cheap, they sit between runs.
 type Observer interface {
 	WarmupStarted()
+	// RoundPlanned announces a round's runs before the first of them; an
+	// adaptive sweep plans each round after the one before.
+	RoundPlanned(round int, runs []Run)
 	RunStarted(r Run)
 	RunFinished(s Sample)
 }
@@ -30,12 +33,21 @@ type Coordinator interface {
 	Agree(err error) error
 }
 
+// Decider is a Coordinator that makes one choice for all processes:
+// Decide calls decide once, on one process, with every process's samples
+// aggregated, and returns its answer on every process. Adaptive sweeps
+// choose their next round with it, so every rank runs the same plan.
+type Decider interface {
+	Decide(samples []Sample, decide func([]Sample) []int64) ([]int64, error)
+}
+
 // Result is what a sweep measured, kept even when it fails part way.
 type Result struct {
 	Samples          []Sample          `json:"samples"`
 	WarmupRan        bool              `json:"warmup_ran"`
 	KeptFile         string            `json:"kept_file,omitempty"`
 	ConvertMiBPerSec map[int64]float64 `json:"convert_mib_per_s,omitempty"` // in-memory pack speed per write size
+	Adaptive         *Adaptive         `json:"adaptive,omitempty"`          // what --repeat auto did
 	Incomplete       bool              `json:"incomplete"`
 }
 
@@ -173,14 +185,47 @@ func (r *Runner) sweep(res *Result) error {
 			return err
 		}
 	}
-	for _, run := range Plan(r.Config) {
-		s, err := r.coordinated(run)
-		if err != nil {
+	rng := PlanRand(r.Config)
+	var auto *autoRounds
+	if r.Config.Auto {
+		auto = newAutoRounds(r.Config, time.Now())
+		defer func() { res.Adaptive = &auto.log }()
+	}
+	sizes := r.Config.Sizes
+	for round := 1; len(sizes) > 0; round++ {
+		runs := RoundRuns(r.Config, round, sizes, rng, len(res.Samples))
+		if r.Observer != nil {
+			r.Observer.RoundPlanned(round, runs)
+		}
+		for _, run := range runs {
+			s, err := r.coordinated(run)
+			if err != nil {
+				return err
+			}
+			res.Samples = append(res.Samples, s)
+		}
+		var err error
+		if sizes, err = r.nextRound(auto, res.Samples, round, sizes); err != nil {
 			return err
 		}
-		res.Samples = append(res.Samples, s)
 	}
 	return nil
+}
+
+// nextRound is the sizes of the round after round: every size until Repeat
+// rounds ran, or what the adaptive plan decides (on one process, for all).
+func (r *Runner) nextRound(auto *autoRounds, samples []Sample, round int, sizes []int64) ([]int64, error) {
+	if auto == nil {
+		if round < r.Config.Repeat {
+			return r.Config.Sizes, nil
+		}
+		return nil, nil
+	}
+	decide := func(all []Sample) []int64 { return auto.next(all, round, sizes, time.Now()) }
+	if d, ok := r.Coord.(Decider); ok {
+		return d.Decide(samples, decide)
+	}
+	return decide(samples), nil
 }
 
 // coordinated runs one timed pass between the coordinator's barriers:

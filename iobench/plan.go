@@ -13,28 +13,50 @@ type Run struct {
 	Seq       int   `json:"seq"`   // 1-based position in the sweep
 }
 
-// Plan lists the runs of a sweep: Repeat rounds, each visiting every size
-// once in the configured order; with ModeBoth a read follows each write.
+// Plan lists the runs of a sweep with a fixed number of rounds: Repeat
+// rounds, each visiting every size once in the configured order; with
+// ModeBoth a read follows each write. Adaptive sweeps (Auto) plan each
+// round after the last with RoundRuns and the same generator.
 func Plan(c Config) []Run {
-	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
+	rng := PlanRand(c)
 	var runs []Run
 	for round := 1; round <= c.Repeat; round++ {
-		for _, size := range roundOrder(c, rng) {
-			for _, m := range c.Mode.directions() {
-				runs = append(runs, Run{Mode: m, WriteSize: size, Round: round, Seq: len(runs) + 1})
-			}
+		runs = append(runs, RoundRuns(c, round, c.Sizes, rng, len(runs))...)
+	}
+	return runs
+}
+
+// PlanRand is the generator that shuffles a plan's rounds, from its seed.
+func PlanRand(c Config) *rand.Rand {
+	return rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
+}
+
+// RoundRuns lists one round's runs of sizes, numbered after the seq runs
+// before it.
+func RoundRuns(c Config, round int, sizes []int64, rng *rand.Rand, seq int) []Run {
+	var runs []Run
+	for _, size := range roundOrder(c.Order, sizes, rng) {
+		for _, m := range c.Mode.directions() {
+			runs = append(runs, Run{Mode: m, WriteSize: size, Round: round, Seq: seq + len(runs) + 1})
 		}
 	}
 	return runs
 }
 
-// Runs is the number of timed runs the plan holds.
-func (c Config) Runs() int { return c.Repeat * len(c.Sizes) * len(c.Mode.directions()) }
+// Runs is the number of timed runs the plan holds; for an adaptive sweep,
+// those of its first MinAutoRounds rounds if each ran every size.
+func (c Config) Runs() int {
+	rounds := c.Repeat
+	if c.Auto {
+		rounds = MinAutoRounds
+	}
+	return rounds * len(c.Sizes) * len(c.Mode.directions())
+}
 
-func roundOrder(c Config, rng *rand.Rand) []int64 {
-	sizes := slices.Clone(c.Sizes)
+func roundOrder(order Order, in []int64, rng *rand.Rand) []int64 {
+	sizes := slices.Clone(in)
 	slices.Sort(sizes)
-	switch c.Order {
+	switch order {
 	case Descending:
 		slices.Reverse(sizes)
 	case Shuffled:

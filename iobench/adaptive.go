@@ -1,0 +1,227 @@
+package iobench
+
+import (
+	"slices"
+	"time"
+
+	"github.com/iobench/iobench/knee"
+)
+
+// Adaptive rounds (--repeat auto): the first round runs every size; the
+// next ones, up to MinAutoRounds, run the sizes within aroundKnee steps of
+// the first round's knee, except those far below the plateau; after that
+// each round runs only the sizes that decide the knee
+// (knee.Estimate.Deciding), until the knee is established, no knee can be
+// found, or the next round would overrun the time budget. The first
+// MinAutoRounds rounds always run: the budget governs the ones after.
+const (
+	// MinAutoRounds is the fewest rounds of the sizes that matter.
+	MinAutoRounds = knee.MinEstablishRuns
+	// MaxAutoRounds bounds the rounds of an adaptive sweep.
+	MaxAutoRounds = knee.MaxProjectedRounds
+	// DefaultBudgetRounds sets the default --time-budget: this many times
+	// the first round's wall time, the first round included.
+	DefaultBudgetRounds = 3
+	// farBelow is the share of the first round's plateau under which a
+	// size, with the next size up, counts as settled: no noise of a file
+	// system worth measuring turns 50% into the knee's 95%.
+	farBelow = 0.5
+	// aroundKnee is how many size steps on either side of the first
+	// round's knee the rounds up to MinAutoRounds cover: one round's knee
+	// may be a few steps off at 10-20% noise, and sizes further up the
+	// plateau add little to its level.
+	aroundKnee = 3
+)
+
+// Why an adaptive sweep stopped.
+const (
+	StopEstablished = "established" // the knee is established
+	StopNoKnee      = "no_knee"     // rising curve or too few sizes: more rounds find none
+	StopBudget      = "time_budget" // the next round would overrun --time-budget
+	StopMaxRounds   = "max_rounds"  // MaxAutoRounds rounds ran
+)
+
+// Adaptive is what an adaptive sweep did, for the report.
+type Adaptive struct {
+	Rounds             int     `json:"rounds"`               // rounds run
+	SizesPerRound      []int   `json:"sizes_per_round"`      // sizes each round ran
+	FirstRoundSeconds  float64 `json:"first_round_seconds"`  // wall time of round 1, syncs included
+	BudgetSeconds      float64 `json:"budget_seconds"`       // --time-budget, or DefaultBudgetRounds x round 1
+	BudgetFromFlag     bool    `json:"budget_from_flag"`     // --time-budget was given
+	SpentSeconds       float64 `json:"spent_seconds"`        // wall time of all rounds
+	Stop               string  `json:"stop"`                 // a Stop* value
+	NextRoundSeconds   float64 `json:"next_round_seconds"`   // predicted cost of the round not run (StopBudget)
+	DecidingWriteSizes []int64 `json:"deciding_write_sizes"` // sizes the last round ran
+}
+
+// autoRounds plans an adaptive sweep's rounds from what has been measured.
+type autoRounds struct {
+	cfg   Config
+	start time.Time
+	log   Adaptive
+	// lastKnee is the knee the last look established, 0 if none. A sweep
+	// stops only when two looks in a row establish knees within a size
+	// step of each other: every look is another chance for noise to pass
+	// the tests, and stopping at the first would make a false knee that
+	// much likelier.
+	lastKnee int64
+}
+
+func newAutoRounds(cfg Config, start time.Time) *autoRounds {
+	a := &autoRounds{cfg: cfg, start: start}
+	a.log.BudgetSeconds = cfg.TimeBudget.Seconds()
+	a.log.BudgetFromFlag = cfg.TimeBudget > 0
+	return a
+}
+
+// next chooses the sizes of round round+1 after round has finished, from
+// every sample so far; nil stops the sweep, with the reason in the log.
+func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.Time) []int64 {
+	a.log.Rounds = round
+	a.log.SizesPerRound = append(a.log.SizesPerRound, len(sizes))
+	a.log.DecidingWriteSizes = slices.Clone(sizes)
+	elapsed := now.Sub(a.start)
+	a.log.SpentSeconds = elapsed.Seconds()
+	if round == 1 {
+		a.log.FirstRoundSeconds = elapsed.Seconds()
+		if !a.log.BudgetFromFlag {
+			a.log.BudgetSeconds = DefaultBudgetRounds * elapsed.Seconds()
+		}
+	}
+	runs := a.runs(samples)
+	est := knee.EstimateKnee(runs, a.cfg.fraction())
+	confirmed := est.Established && a.lastKnee > 0 && est.WriteSize <= 2*a.lastKnee && a.lastKnee <= 2*est.WriteSize
+	a.lastKnee = 0
+	if est.Established {
+		a.lastKnee = est.WriteSize
+	}
+	var want []int64
+	switch {
+	case confirmed && round >= MinAutoRounds:
+		return a.stop(StopEstablished)
+	case !est.Found && round >= MinAutoRounds:
+		return a.stop(StopNoKnee)
+	case round < MinAutoRounds:
+		return nearKnee(runs, est, a.cfg.Sizes)
+	default:
+		want = append(slices.Clone(est.Deciding), plateauSizes(runs, est)...)
+	}
+	switch {
+	case len(want) == 0:
+		return a.stop(StopNoKnee)
+	case round >= MaxAutoRounds:
+		return a.stop(StopMaxRounds)
+	}
+	if cost := a.predict(samples, want); elapsed.Seconds()+cost > a.log.BudgetSeconds {
+		a.log.NextRoundSeconds = cost
+		return a.stop(StopBudget)
+	}
+	return want
+}
+
+func (a *autoRounds) stop(why string) []int64 {
+	a.log.Stop = why
+	return nil
+}
+
+// runs are the samples of the direction the knee is for.
+func (a *autoRounds) runs(samples []Sample) []knee.Runs {
+	mode := ModeWrite
+	if a.cfg.Mode == ModeRead {
+		mode = ModeRead
+	}
+	var out []knee.Runs
+	for _, s := range samples {
+		if s.Mode == mode {
+			out = append(out, knee.Runs{Size: s.WriteSize, MiBPerSec: []float64{s.MiBPerSec()}})
+		}
+	}
+	return out
+}
+
+// nearKnee are the sizes a round before MinAutoRounds runs: those within
+// aroundKnee steps of the knee of the runs so far, except sizes that, with
+// the next size up, measured below farBelow of the plateau (two in a row,
+// so one slow run cannot drop a size near the knee). Every size when
+// there is no knee yet.
+func nearKnee(runs []knee.Runs, est knee.Estimate, all []int64) []int64 {
+	if !est.Found {
+		return all
+	}
+	g := knee.GroupRuns(runs)
+	k := slices.IndexFunc(g, func(r knee.Runs) bool { return r.Size == est.WriteSize })
+	low := func(i int) bool {
+		return i < len(g) && knee.Median(g[i].MiBPerSec) < farBelow*est.PlateauMiBPerSec
+	}
+	var out []int64
+	for i, r := range g {
+		if i >= k-aroundKnee && i <= k+aroundKnee && !(low(i) && low(i+1)) {
+			out = append(out, r.Size)
+		}
+	}
+	return out
+}
+
+// plateauPerRound is how many sizes above the deciding ones each later
+// round adds: the knee is judged against the plateau, whose level is only
+// as good as the runs on it, and the deciding sizes alone never run there.
+const plateauPerRound = 2
+
+// plateauSizes are the plateauPerRound sizes above the deciding ones, and
+// within the band, with the fewest runs (the smaller on ties).
+func plateauSizes(runs []knee.Runs, est knee.Estimate) []int64 {
+	if len(est.Deciding) == 0 {
+		return nil
+	}
+	top := slices.Max(est.Deciding)
+	var cand []knee.Runs
+	for _, r := range knee.GroupRuns(runs) {
+		if r.Size > top && (est.DeclinesAbove == 0 || r.Size <= est.DeclinesAbove) {
+			cand = append(cand, r)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b knee.Runs) int { return len(a.MiBPerSec) - len(b.MiBPerSec) })
+	var out []int64
+	for _, r := range cand[:min(plateauPerRound, len(cand))] {
+		out = append(out, r.Size)
+	}
+	return out
+}
+
+// predict is the wall time a round of sizes would take: each size's
+// longest run so far (erring long, so the budget holds) plus the mean
+// overhead per run (sync, open, removal) that the elapsed time shows
+// beyond the timed runs.
+func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
+	var timed float64
+	perSize := map[int64][]float64{}
+	for _, s := range samples {
+		timed += s.Seconds
+		perSize[s.WriteSize] = append(perSize[s.WriteSize], s.Seconds)
+	}
+	overhead := 0.0
+	if n := len(samples); n > 0 {
+		overhead = max(0, a.log.SpentSeconds-timed) / float64(n)
+	}
+	dirs := float64(len(a.cfg.Mode.directions()))
+	var cost float64
+	for _, size := range sizes {
+		cost += dirs * (longest(perSize[size]) + overhead)
+	}
+	return cost
+}
+
+func longest(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return slices.Max(xs)
+}
+
+// fraction is the knee fraction the plan was made with.
+func (c Config) fraction() float64 {
+	if c.KneeFraction > 0 && c.KneeFraction <= 1 {
+		return c.KneeFraction
+	}
+	return knee.DefaultFraction
+}
