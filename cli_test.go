@@ -101,7 +101,7 @@ func decodeJSON(t *testing.T, s string) jsonDoc {
 
 func TestSweepJSON(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "json")...)
+	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "--repeat", "1")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -152,7 +152,7 @@ func TestNoCommandRunsTheSweep(t *testing.T) {
 
 func TestTextReport(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := runCLI(t, smallSweep(dir)...)
+	out, errOut, code := runCLI(t, smallSweep(dir, "--repeat", "1")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -232,7 +232,14 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{[]string{"--dir", filepath.Join(dir, "nope")}, `does not exist`},
 		{[]string{"--dir", file}, `is not a directory`},
 		{[]string{"--dir", dir, "--sizes", "4KiB,banana"}, `--sizes: "banana" is not a byte size`},
-		{[]string{"--dir", dir, "--repeat", "x"}, `repeat`},
+		{[]string{"--dir", dir, "--repeat", "x"}, `--repeat: "x" is not a number of rounds or auto`},
+		{[]string{"--dir", dir, "--repeat", "autox"}, `--repeat: "autox" is not a number of rounds or auto`},
+		{[]string{"--dir", dir, "--repeat", "0"}, `--repeat: 0 must be at least 1 (or auto)`},
+		{[]string{"--dir", dir, "--repeat", "-3"}, `--repeat: -3 must be at least 1 (or auto)`},
+		{[]string{"--dir", dir, "--time-budget", "-1s"}, `--time-budget: "-1s" must be positive`},
+		{[]string{"--dir", dir, "--time-budget", "0s"}, `--time-budget: "0s" must be positive`},
+		{[]string{"--dir", dir, "--time-budget", "10"}, `--time-budget: "10" is not a duration`},
+		{[]string{"--dir", dir, "--repeat", "3", "--time-budget", "1m"}, `--time-budget: 1m0s needs --repeat auto`},
 		{[]string{"--dir", dir, "--bogus"}, `bogus`},
 		{[]string{"--dir", dir, "stray"}, `unexpected argument "stray"`},
 	} {

@@ -202,8 +202,8 @@ func (c *cluster) configure(cfg *iobench.Config, total, sharedFile bool) (*ioben
 // file system chose another profile would otherwise call the collectives
 // a different number of times and hang the job.
 func (c *cluster) samePlan(cfg iobench.Config) error {
-	mine := fmt.Sprintf("sizes %v, repeat %d, order %s, mode %s, warmup %v, fsync %v, type %s, convert %s, stride %d",
-		cfg.Sizes, cfg.Repeat, cfg.Order, cfg.Mode, cfg.Warmup, cfg.Fsync, cfg.Type, cfg.Convert, cfg.Stride)
+	mine := fmt.Sprintf("sizes %v, repeat %d, auto %v, order %s, mode %s, warmup %v, fsync %v, type %s, convert %s, stride %d",
+		cfg.Sizes, cfg.Repeat, cfg.Auto, cfg.Order, cfg.Mode, cfg.Warmup, cfg.Fsync, cfg.Type, cfg.Convert, cfg.Stride)
 	first, err := c.w.Bcast([]byte(mine))
 	if err != nil {
 		return err
@@ -212,6 +212,29 @@ func (c *cluster) samePlan(cfg iobench.Config) error {
 		return fmt.Errorf("--profile: this rank's plan (%s) differs from rank 0's (%s), as its file system chose another profile; give --profile and the sizes explicitly", mine, first)
 	}
 	return nil
+}
+
+// Decide makes rank 0's choice every rank's: rank 0 decides on the
+// samples of all ranks, aggregated as the report aggregates them, and
+// broadcasts the answer. All ranks must call it.
+func (c *cluster) Decide(samples []iobench.Sample, decide func([]iobench.Sample) []int64) ([]int64, error) {
+	agg, _, err := c.gather(&iobench.Result{Samples: samples})
+	var answer []byte
+	if err == nil && c.rank == 0 {
+		answer, err = json.Marshal(decide(agg.Samples))
+	}
+	if err = c.Agree(err); err != nil {
+		return nil, err
+	}
+	all, err := c.w.Bcast(answer)
+	if err != nil {
+		return nil, err
+	}
+	var sizes []int64
+	if err := json.Unmarshal(all, &sizes); err != nil {
+		return nil, fmt.Errorf("mpi: the next round from rank 0: %w", err)
+	}
+	return sizes, nil
 }
 
 // gather brings every rank's samples to rank 0 and aggregates them there;

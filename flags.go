@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,8 +26,10 @@ func sweepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"},
 		&cli.StringFlag{Name: "max", Value: "64MiB", Usage: "largest write size, a power of two"},
 		&cli.StringFlag{Name: "sizes", Usage: "explicit write sizes instead of --min/--max, e.g. 4KiB,1MiB"},
-		&cli.IntFlag{Name: "repeat", Value: 1, Usage: "rounds; each round runs every size once"},
-		&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled", DefaultText: "ascending; shuffled when --repeat > 1"},
+		&cli.StringFlag{Name: "repeat", Value: "1", Usage: "rounds, each running every size once; or auto: at least 3 rounds, then more of the sizes that decide the knee until it is established or --time-budget runs out",
+			DefaultText: "auto in the disk and parallel file system profiles, else 1"},
+		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: "3 x the first round"},
+		&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled", DefaultText: "ascending; shuffled when --repeat > 1 or auto"},
 		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed, recorded in the report", DefaultText: "from the clock"},
 		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "off; on in the disk and parallel file system profiles"},
 		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
@@ -72,11 +75,14 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 	if err := checkSizeFlags(c, cfg); err != nil {
 		return cfg, err
 	}
-	cfg.Repeat = c.Int("repeat")
+	if err := repeatFromFlags(c, &cfg); err != nil {
+		return cfg, err
+	}
+	cfg.KneeFraction = c.Float64("knee-fraction")
 	cfg.Order = iobench.Order(c.String("order"))
 	if !c.IsSet("order") {
 		cfg.Order = iobench.Ascending
-		if cfg.Repeat > 1 {
+		if cfg.Repeat > 1 || cfg.Auto {
 			cfg.Order = iobench.Shuffled
 		}
 	}
@@ -95,6 +101,36 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 		cfg.Drop = iobench.DropCaches
 	}
 	return cfg, nil
+}
+
+// repeatFromFlags reads --repeat (a number of rounds, or auto) and
+// --time-budget.
+func repeatFromFlags(c *cli.Context, cfg *iobench.Config) error {
+	v := strings.TrimSpace(c.String("repeat"))
+	if v == "auto" {
+		cfg.Auto, cfg.Repeat = true, iobench.MinAutoRounds
+	} else {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--repeat: %q is not a number of rounds or auto", c.String("repeat"))
+		case n < 1:
+			return fmt.Errorf("--repeat: %d must be at least 1 (or auto)", n)
+		}
+		cfg.Repeat = n
+	}
+	if !c.IsSet("time-budget") {
+		return nil
+	}
+	d, err := time.ParseDuration(c.String("time-budget"))
+	switch {
+	case err != nil:
+		return fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", c.String("time-budget"))
+	case d <= 0:
+		return fmt.Errorf("--time-budget: %q must be positive", c.String("time-budget"))
+	}
+	cfg.TimeBudget = d
+	return nil
 }
 
 func countFromFlags(c *cli.Context, elemSize int64) (int64, error) {

@@ -38,8 +38,12 @@ func (p Profile) applySettings(cfg *iobench.Config, isSet func(string) bool) {
 	if !isSet("fsync") {
 		cfg.Fsync = p.Fsync
 	}
-	if p.Repeat > 0 && !isSet("repeat") {
-		cfg.Repeat = p.Repeat
+	switch {
+	case isSet("repeat"):
+	case p.RepeatAuto:
+		cfg.Auto, cfg.Repeat = true, iobench.MinAutoRounds
+	case p.Repeat > 0:
+		cfg.Auto, cfg.Repeat = false, p.Repeat
 	}
 	if !isSet("order") {
 		cfg.Order = p.order(cfg.Repeat)

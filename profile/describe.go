@@ -39,8 +39,9 @@ func (p Profile) Fields() []Field {
 	}
 	add(p.Fsync, "fsync", "true")
 	add(p.Repeat > 0, "repeat", strconv.Itoa(p.Repeat))
+	add(p.RepeatAuto, "repeat", "auto")
 	add(p.Order != "", "order", string(p.Order))
-	add(p.Order == "" && p.Repeat > 1, "order", string(iobench.Shuffled))
+	add(p.Order == "" && (p.Repeat > 1 || p.RepeatAuto), "order", string(iobench.Shuffled))
 	add(p.Sync != "", "sync", string(p.Sync))
 	add(p.Count > 0, "count", strconv.FormatInt(p.Count, 10))
 	add(p.Source != "", "source", string(p.Source))

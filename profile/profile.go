@@ -33,15 +33,18 @@ type Profile struct {
 	Description string `json:"description"` // what the file system is and why these settings
 	Expect      string `json:"expect"`      // where the knee should be, in words
 
-	Fsync    bool               `json:"fsync,omitempty"`     // fsync before close, inside the timing
-	Repeat   int                `json:"repeat,omitempty"`    // rounds; 0 leaves --repeat
-	Order    iobench.Order      `json:"order,omitempty"`     // "": shuffled when more than one round, else ascending
-	Sync     iobench.SyncMode   `json:"sync,omitempty"`      // flush between runs; "" leaves --sync
-	Count    int64              `json:"count,omitempty"`     // elements per run; 0 leaves --count/--size
-	Source   iobench.SourceKind `json:"source,omitempty"`    // "" leaves --source
-	NoWarmup bool               `json:"no_warmup,omitempty"` // skip the untimed warm-up pass
-	Sweep    Sweep              `json:"sweep"`               // the write sizes
-	Warning  string             `json:"warning,omitempty"`   // a note Apply always returns
+	Fsync  bool `json:"fsync,omitempty"`  // fsync before close, inside the timing
+	Repeat int  `json:"repeat,omitempty"` // rounds; 0 leaves --repeat
+	// RepeatAuto sets --repeat auto: adaptive rounds until the knee is
+	// established, for file systems whose noise one round cannot judge.
+	RepeatAuto bool               `json:"repeat_auto,omitempty"`
+	Order      iobench.Order      `json:"order,omitempty"`     // "": shuffled when more than one round, else ascending
+	Sync       iobench.SyncMode   `json:"sync,omitempty"`      // flush between runs; "" leaves --sync
+	Count      int64              `json:"count,omitempty"`     // elements per run; 0 leaves --count/--size
+	Source     iobench.SourceKind `json:"source,omitempty"`    // "" leaves --source
+	NoWarmup   bool               `json:"no_warmup,omitempty"` // skip the untimed warm-up pass
+	Sweep      Sweep              `json:"sweep"`               // the write sizes
+	Warning    string             `json:"warning,omitempty"`   // a note Apply always returns
 
 	magics []int64  // statfs f_type values Auto matches
 	types  []string // mount types Auto matches when the magic does not
@@ -88,19 +91,19 @@ var presets = []Profile{
 		Name: "ext4", magics: []int64{fsinfo.MagicExt4}, types: []string{"ext2", "ext3", "ext4"},
 		Description: "local ext2/3/4 disk; fsync so the page cache does not stand in for the disk",
 		Expect:      "a knee around 64 KiB - 1 MiB",
-		Fsync:       true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
 	},
 	{
 		Name: "xfs", magics: []int64{fsinfo.MagicXFS}, types: []string{"xfs"},
 		Description: "local XFS disk; fsync so the page cache does not stand in for the disk",
 		Expect:      "a knee around 64 KiB - 1 MiB",
-		Fsync:       true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
 	},
 	{
 		Name: "btrfs", magics: []int64{fsinfo.MagicBtrfs}, types: []string{"btrfs"},
 		Description: "local Btrfs disk; fsync so the page cache does not stand in for the disk",
 		Expect:      "a knee around 64 KiB - 1 MiB",
-		Fsync:       true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
 	},
 	{
 		Name: "tmpfs", magics: []int64{fsinfo.MagicTmpfs}, types: []string{"tmpfs"},
@@ -113,36 +116,37 @@ var presets = []Profile{
 		Name: "nfs", magics: []int64{fsinfo.MagicNFS}, types: []string{"nfs", "nfs4"},
 		Description: "NFS; each wire transfer is capped at the wsize mount option",
 		Expect:      "a knee near wsize",
-		Fsync:       true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisWsize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisWsize},
 	},
 	{
 		Name: "lustre", magics: []int64{fsinfo.MagicLustre}, types: []string{"lustre"},
 		Description: "Lustre; data is striped over OSTs in stripe-size pieces",
 		Expect:      "a knee near the stripe size",
-		Fsync:       true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisStripe},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisStripe},
 	},
 	{
 		Name: "gpfs", magics: []int64{fsinfo.MagicGPFS}, types: []string{"gpfs"},
 		Description: "IBM Storage Scale (GPFS), where PR 91030 was reported; f_bsize is the file system block size (64 KiB - 16 MiB)",
 		Expect:      "a knee near the block size (f_bsize)",
-		Fsync:       true, Repeat: 3, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisFBsize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize, Basis: BasisFBsize},
 	},
 	{
 		Name: "beegfs", magics: []int64{fsinfo.MagicBeeGFS}, types: []string{"beegfs"},
 		Description: "BeeGFS; files are striped over storage targets in chunks",
 		Expect:      "a knee near the chunk size, typically 512 KiB chunk (BeeGFS)",
-		Fsync:       true, Repeat: 3, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
 	},
 	{
 		Name: "cephfs", magics: []int64{fsinfo.MagicCephFS}, types: []string{"ceph", "fuse.ceph-fuse"},
 		Description: "CephFS; files are stored as RADOS objects",
 		Expect:      "a knee near the object size, typically 4 MiB object (CephFS)",
-		Fsync:       true, Repeat: 3, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
+		Fsync:       true, RepeatAuto: true, Sweep: Sweep{AtLeast: iobench.DefaultMaxSize},
 	},
 	{
 		Name:        Generic,
 		Description: "any file system without a profile of its own: the defaults",
 		Expect:      "a knee somewhere in the sweep; compare it with f_bsize and st_blksize",
+		RepeatAuto:  true,
 	},
 	{
 		Name: "gfortran-pr91030",

@@ -68,7 +68,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
 				c.Sizes = iobench.PowersOfTwo(kib, 64*mib)
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: f_bsize 16 MiB -> sweeping to 64 MiB"},
 		},
@@ -78,7 +78,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
 				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: f_bsize 32 MiB -> sweeping to 128 MiB"},
 		},
@@ -87,7 +87,7 @@ func TestAutoApply(t *testing.T) {
 			fs:   fsinfo.Info{Magic: fsinfo.MagicGPFS, BlockSize: 24 * mib, Type: "gpfs", MagicHex: "0x47504653"},
 			want: func(c *iobench.Config) {
 				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			wantNotes: []string{"gpfs: f_bsize 24 MiB -> sweeping to 128 MiB"},
@@ -99,7 +99,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
 				c.Sizes = iobench.PowersOfTwo(kib, mib)
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: keeping --max 1 MiB, though f_bsize 16 MiB would sweep to 64 MiB; the knee may lie beyond --max"},
 		},
@@ -121,7 +121,8 @@ func TestAutoApply(t *testing.T) {
 			flagsCfg: func(c *iobench.Config) { c.Order = iobench.Descending },
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Descending
+				autoRounds(c)
+				c.Order = iobench.Descending
 			},
 			wantNotes: []string{"gpfs: f_bsize 16 MiB -> sweeping to 64 MiB"},
 		},
@@ -133,7 +134,7 @@ func TestAutoApply(t *testing.T) {
 			want: func(c *iobench.Config) {
 				c.Count = 32 * mib / 8
 				c.Sizes = iobench.PowersOfTwo(kib, 32*mib)
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 			wantNotes: []string{
 				"gpfs: f_bsize 16 MiB -> sweeping to 64 MiB",
@@ -147,27 +148,27 @@ func TestAutoApply(t *testing.T) {
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
 				c.Sizes = []int64{4 * kib, 16 * mib}
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 		},
 		{
 			name:     "ext4 magic picks ext4",
 			fs:       fsinfo.Info{Magic: fsinfo.MagicExt4, Type: "ext4", MagicHex: "0xef53", BlockSize: 4096},
 			wantName: "ext4", wantWhy: "auto: file system type ext4 (f_type 0xef53)",
-			want: func(c *iobench.Config) { c.Fsync = true },
+			want: func(c *iobench.Config) { autoRounds(c) },
 		},
 		{
 			name:     "xfs magic picks xfs",
 			fs:       fsinfo.Info{Magic: fsinfo.MagicXFS},
 			wantName: "xfs", wantWhy: "auto: file system type xfs (f_type 0x58465342)",
-			want: func(c *iobench.Config) { c.Fsync = true },
+			want: func(c *iobench.Config) { autoRounds(c) },
 		},
 		{
 			name: "nfs wsize from the super options",
 			fs: fsinfo.Info{Magic: fsinfo.MagicNFS, Type: "nfs4", MountOptions: "rw,relatime",
 				SuperOptions: "rw,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard"},
 			wantName: "nfs", wantWhy: "auto: file system type nfs4 (f_type 0x6969)",
-			want:      func(c *iobench.Config) { c.Fsync = true },
+			want:      func(c *iobench.Config) { autoRounds(c) },
 			wantNotes: []string{"nfs: wsize 1 MiB -> sweeping to 64 MiB"},
 		},
 		{
@@ -175,7 +176,8 @@ func TestAutoApply(t *testing.T) {
 			fs:       fsinfo.Info{Magic: fsinfo.MagicNFS, MountOptions: "rw,wsize=33554432"},
 			wantName: "nfs", wantWhy: "auto: file system type nfs (f_type 0x6969)",
 			want: func(c *iobench.Config) {
-				c.Fsync, c.Sizes = true, iobench.PowersOfTwo(kib, 128*mib)
+				autoRounds(c)
+				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
 			},
 			wantNotes: []string{"nfs: wsize 32 MiB -> sweeping to 128 MiB"},
 		},
@@ -183,7 +185,7 @@ func TestAutoApply(t *testing.T) {
 			name:     "nfs without wsize",
 			fs:       fsinfo.Info{Magic: fsinfo.MagicNFS, SuperOptions: "rw,vers=3"},
 			wantName: "nfs", wantWhy: "auto: file system type nfs (f_type 0x6969)",
-			want:      func(c *iobench.Config) { c.Fsync = true },
+			want:      func(c *iobench.Config) { autoRounds(c) },
 			wantNotes: []string{"nfs: wsize unknown (no wsize mount option) -> sweeping to 64 MiB"},
 		},
 		{
@@ -191,14 +193,14 @@ func TestAutoApply(t *testing.T) {
 			fs:       fsinfo.Info{Magic: fsinfo.MagicLustre, IOBlockSize: 2 * mib, BlockSize: 4096},
 			env:      noLfs,
 			wantName: "lustre", wantWhy: "auto: file system type lustre (f_type 0xbd00bd0)",
-			want:      func(c *iobench.Config) { c.Fsync = true },
+			want:      func(c *iobench.Config) { autoRounds(c) },
 			wantNotes: []string{"lustre: st_blksize 2 MiB (no lfs command) -> sweeping to 64 MiB"},
 		},
 		{
 			name:     "unknown magic falls back to generic",
 			fs:       fsinfo.Info{Magic: fsinfo.MagicZFS, Type: "zfs", BlockSize: 128 * kib},
 			wantName: "generic", wantWhy: "auto: file system type zfs (f_type 0x2fc12fc1) has no profile; using generic",
-			want: func(*iobench.Config) {},
+			want: func(c *iobench.Config) { c.Auto, c.Repeat, c.Order = true, 3, iobench.Shuffled },
 		},
 		{
 			name:     "generic stops at a small data size too",
@@ -208,6 +210,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "generic", wantWhy: "auto: file system type unknown (f_type 0x12345678) has no profile; using generic",
 			want: func(c *iobench.Config) {
 				c.Count, c.Sizes = 1_000_000, iobench.PowersOfTwo(kib, 4*mib)
+				c.Auto, c.Repeat, c.Order = true, 3, iobench.Shuffled
 			},
 			wantNotes: []string{"generic: the data per run is only 8000000 B; sweeping to 4 MiB instead of 64 MiB (raise --count or --size to go further)"},
 		},
@@ -225,7 +228,7 @@ func TestAutoApply(t *testing.T) {
 			fs:       fsinfo.Info{Magic: 0x65735546, Type: "fuse.ceph-fuse"},
 			wantName: "cephfs", wantWhy: "auto: file system type fuse.ceph-fuse (f_type 0x65735546)",
 			want: func(c *iobench.Config) {
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 		},
 		{
@@ -233,13 +236,13 @@ func TestAutoApply(t *testing.T) {
 			fs:       fsinfo.Info{Magic: fsinfo.MagicBeeGFS},
 			wantName: "beegfs", wantWhy: "auto: file system type beegfs (f_type 0x19830326)",
 			want: func(c *iobench.Config) {
-				c.Fsync, c.Repeat, c.Order = true, 3, iobench.Shuffled
+				autoRounds(c)
 			},
 		},
 		{
 			name:     "no facts at all",
 			wantName: "generic", wantWhy: "auto: file system type unknown has no profile; using generic",
-			want: func(*iobench.Config) {},
+			want: func(c *iobench.Config) { c.Auto, c.Repeat, c.Order = true, 3, iobench.Shuffled },
 		},
 	}
 	for _, tt := range tests {
@@ -444,8 +447,9 @@ func TestFields(t *testing.T) {
 		name string
 		want []string
 	}{
-		{"gpfs", []string{"--max max(64MiB, 4 x f_bsize)", "--fsync", "--repeat 3", "--order shuffled"}},
-		{"generic", nil},
+		{"gpfs", []string{"--max max(64MiB, 4 x f_bsize)", "--fsync", "--repeat auto", "--order shuffled"}},
+		{"generic", []string{"--repeat auto", "--order shuffled"}},
+		{"tmpfs", []string{"--max 64MiB"}},
 		{"gfortran-pr91030", []string{"--min 8KiB", "--max 512MiB", "--repeat 1", "--order ascending",
 			"--sync sync", "--count 250000000", "--source array"}},
 	}
@@ -482,6 +486,12 @@ func TestDescribe(t *testing.T) {
 	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
 		t.Errorf("Describe mismatch (-want +got):\n%s\n(run go test ./profile -update to accept)", diff)
 	}
+}
+
+// autoRounds is what a disk or parallel file system profile sets besides
+// the sizes: fsync, adaptive rounds, shuffled.
+func autoRounds(c *iobench.Config) {
+	c.Fsync, c.Auto, c.Repeat, c.Order = true, true, 3, iobench.Shuffled
 }
 
 type failWriter struct{}

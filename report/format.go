@@ -61,15 +61,25 @@ func plateauShare(row iobench.SizeResult, k knee.Result) float64 {
 type columns struct {
 	elemSize int64 // > 0: an elements column (the gfortran profile)
 	repeated bool  // min-max and CV make sense
+	runs     bool  // sizes ran different numbers of times (adaptive rounds)
 	convert  bool  // the in-memory pack speed was measured
 }
 
 func tableColumns(r *Report, rows []iobench.SizeResult) columns {
-	c := columns{repeated: r.Config.Repeat > 1, convert: hasConvert(rows)}
+	c := columns{repeated: r.Config.Repeat > 1, runs: unevenRuns(rows), convert: hasConvert(rows)}
 	if elementsColumn(r.Config) {
 		c.elemSize = r.Config.ElementSize
 	}
 	return c
+}
+
+func unevenRuns(rows []iobench.SizeResult) bool {
+	for _, r := range rows {
+		if len(r.Samples) != len(rows[0].Samples) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasConvert(rows []iobench.SizeResult) bool {
@@ -87,6 +97,9 @@ func (c columns) head() []string {
 		h = append(h, "elements")
 	}
 	h = append(h, "MiB/s")
+	if c.runs {
+		h = append(h, "runs")
+	}
 	if c.repeated {
 		h = append(h, "min-max MiB/s", "CV")
 	}
@@ -103,7 +116,13 @@ func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
 		cells = append(cells, itoa(row.WriteSize/c.elemSize))
 	}
 	cells = append(cells, fmt.Sprintf("%.1f", row.MiBPerSec))
-	if c.repeated {
+	if c.runs {
+		cells = append(cells, strconv.Itoa(len(row.Samples)))
+	}
+	switch {
+	case c.repeated && len(row.Samples) < 2:
+		cells = append(cells, "-", "-") // one run has no spread
+	case c.repeated:
 		cv := fmt.Sprintf("%.1f%%", 100*row.CV)
 		if row.WideSpread {
 			cv += " !"

@@ -24,11 +24,11 @@ func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
 	t := tableFacts(k.Result, rows)
 	switch kneeShape(k.Result) {
 	case knee.ShapePlateau:
-		return fmt.Sprintf("%s at %.1f MiB/s (%s of the %.1f MiB/s plateau); no larger size is measurably below %s of it%s",
-			kneeAt(k), k.MiBPerSec, t.pct(k.WriteSize), k.PlateauMiBPerSec, t.bandPct(), t.lowWords())
+		return fmt.Sprintf("%s at %.1f MiB/s (%s); no larger size is measurably below %s of it%s",
+			kneeAt(k), k.MiBPerSec, t.kneeShare(), t.bandPct(), t.lowWords())
 	case knee.ShapeDeclines:
-		return fmt.Sprintf("%s at %.1f MiB/s (%s of the %.1f MiB/s plateau), but throughput %s: %s within noise of %s of the plateau%s, and %s",
-			kneeAt(k), k.MiBPerSec, t.pct(k.WriteSize), k.PlateauMiBPerSec, declineWords(k.Result), bandWords(k.Result), t.bandPct(), t.lowWords(), t.declineClaim())
+		return fmt.Sprintf("%s at %.1f MiB/s (%s), but throughput %s: %s within noise of %s of the plateau%s, and %s",
+			kneeAt(k), k.MiBPerSec, t.kneeShare(), declineWords(k.Result), bandWords(k.Result), t.bandPct(), t.lowWords(), t.declineClaim())
 	case knee.ShapeFlat:
 		return fmt.Sprintf("none, write size does not matter in this range: no size from %s up (%.1f MiB/s) is measurably below %s of the %.1f MiB/s plateau%s; try a smaller --min",
 			knee.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
@@ -67,6 +67,16 @@ func tableFacts(k knee.Result, rows []iobench.SizeResult) facts {
 
 func (t facts) pct(size int64) string { return sharePct(t.share[size], t.k.Fraction) }
 
+// kneeShare is the knee's share of the plateau, noting when it is below
+// the band's edge, as a knee the tests cannot tell from it may be.
+func (t facts) kneeShare() string {
+	s := fmt.Sprintf("%s of the %.1f MiB/s plateau", t.pct(t.k.WriteSize), t.k.PlateauMiBPerSec)
+	if t.share[t.k.WriteSize] < t.k.Fraction {
+		s += fmt.Sprintf(", within noise of %s", t.bandPct())
+	}
+	return s
+}
+
 func (t facts) bandPct() string { return fmt.Sprintf("%.0f%%", 100*t.k.Fraction) }
 
 // inBand is whether size is in the knee's band, from the knee to where
@@ -75,12 +85,13 @@ func (t facts) inBand(size int64) bool {
 	return size >= t.k.WriteSize && (t.k.DeclinesAbove == 0 || size <= t.k.DeclinesAbove)
 }
 
-// lowWords names the sizes in the band whose median measured below the
-// band's edge, so that "not measurably below" never hides a visible dip.
+// lowWords names the sizes in the band, above the knee, whose median
+// measured below the band's edge, so that "not measurably below" never
+// hides a visible dip.
 func (t facts) lowWords() string {
 	var low []string
 	for _, s := range t.sizes {
-		if t.inBand(s) && t.share[s] < t.k.Fraction {
+		if t.inBand(s) && s != t.k.WriteSize && t.share[s] < t.k.Fraction {
 			low = append(low, fmt.Sprintf("%s at %s", knee.FormatSize(s), t.pct(s)))
 		}
 	}
@@ -268,11 +279,18 @@ func (r *Report) budgetHint(k knee.Estimate) string {
 		return ""
 	}
 	round := r.firstRoundDuration()
+	if r.Adaptive != nil {
+		round = time.Duration(r.Adaptive.FirstRoundSeconds * float64(time.Second))
+	}
 	if round <= 0 {
 		return fmt.Sprintf("--repeat %d", k.RoundsNeeded)
 	}
+	auto := "--repeat auto "
+	if r.Config.RepeatAuto {
+		auto = ""
+	}
 	budget := (time.Duration(k.RoundsNeeded) * round).Round(time.Minute) + time.Minute
-	return fmt.Sprintf("--time-budget %s (about %d rounds of %s)", shortDuration(budget), k.RoundsNeeded, shortDuration(round.Round(time.Second)))
+	return fmt.Sprintf("%s--time-budget %s (at most %d rounds of %s)", auto, shortDuration(budget), k.RoundsNeeded, shortDuration(round.Round(time.Second)))
 }
 
 // firstRoundDuration is the wall time of the first round, from its first
@@ -310,4 +328,37 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// budgetWords is the time budget of an adaptive sweep as planned.
+func budgetWords(c Config) string {
+	if c.TimeBudget > 0 {
+		return "--time-budget " + shortDuration(time.Duration(c.TimeBudget*float64(time.Second)).Round(time.Second))
+	}
+	return fmt.Sprintf("a time budget of %d x the first round", iobench.DefaultBudgetRounds)
+}
+
+// AdaptiveLine says what an adaptive sweep did and why it stopped.
+func AdaptiveLine(a *iobench.Adaptive) string {
+	secs := func(s float64) string {
+		return shortDuration(time.Duration(s * float64(time.Second)).Round(time.Second))
+	}
+	per := make([]string, len(a.SizesPerRound))
+	for i, n := range a.SizesPerRound {
+		per[i] = fmt.Sprint(n)
+	}
+	why := map[string]string{
+		iobench.StopEstablished: "the knee was established",
+		iobench.StopNoKnee:      "no knee to establish (see below)",
+		iobench.StopBudget:      fmt.Sprintf("the next round (about %s) would overrun the budget", secs(a.NextRoundSeconds)),
+		iobench.StopMaxRounds:   fmt.Sprintf("%d rounds, the most iobench runs", iobench.MaxAutoRounds),
+	}[a.Stop]
+	if why == "" {
+		why = "the sweep was interrupted"
+	}
+	budget := fmt.Sprintf("%s budget (%d x the first round's %s)", secs(a.BudgetSeconds), iobench.DefaultBudgetRounds, secs(a.FirstRoundSeconds))
+	if a.BudgetFromFlag {
+		budget = secs(a.BudgetSeconds) + " budget (--time-budget)"
+	}
+	return fmt.Sprintf("%d adaptive rounds of %s sizes; stopped because %s; %s of a %s", a.Rounds, strings.Join(per, ", "), why, secs(a.SpentSeconds), budget)
 }

@@ -40,6 +40,7 @@ type Report struct {
 	Knee            knee.Estimate          `json:"knee"`
 	ReadKnee        *knee.Estimate         `json:"read_knee,omitempty"`
 	KneeStability   *knee.Spread           `json:"knee_stability,omitempty"`
+	Adaptive        *iobench.Adaptive      `json:"adaptive,omitempty"` // what --repeat auto did
 	Recommendation  *advice.Recommendation `json:"recommendation,omitempty"`
 	MPI             *MPI                   `json:"mpi,omitempty"`
 	KeptFile        string                 `json:"kept_file,omitempty"`
@@ -81,27 +82,29 @@ type Tool struct {
 
 // Config is the plan as reported, with enums spelled out.
 type Config struct {
-	Count        int64   `json:"count"`           // elements per run
-	ElementType  string  `json:"element_type"`    // float64, int32, ...
-	ElementSize  int64   `json:"element_size"`    // bytes
-	TotalBytes   int64   `json:"total_bytes"`     // bytes per run
-	Sizes        []int64 `json:"sizes"`           // write sizes, bytes
-	Source       string  `json:"source"`          // array or window
-	SourceBytes  int64   `json:"source_bytes"`    // memory held by the source
-	Sync         string  `json:"sync"`            // flush before each run: syncfs, sync, none
-	Fsync        bool    `json:"fsync"`           // fsync inside the timing
-	Repeat       int     `json:"repeat"`          // rounds
-	Order        string  `json:"order"`           // size order within a round
-	Seed         uint64  `json:"seed"`            // shuffle seed
-	Warmup       bool    `json:"warmup"`          // warm-up pass requested
-	Convert      string  `json:"convert"`         // byte order in the file
-	Stride       int     `json:"stride"`          // source elements per element written
-	Mode         string  `json:"mode"`            // write, read, both
-	Direct       bool    `json:"direct"`          // O_DIRECT
-	CacheDrop    string  `json:"cache_drop"`      // how read runs avoid the page cache
-	Verify       bool    `json:"verify"`          // every file read back and checked
-	KneeFraction float64 `json:"knee_fraction"`   // share of the plateau that counts
-	Clock        string  `json:"clock,omitempty"` // "" is iobench's monotonic clock
+	Count        int64   `json:"count"`                         // elements per run
+	ElementType  string  `json:"element_type"`                  // float64, int32, ...
+	ElementSize  int64   `json:"element_size"`                  // bytes
+	TotalBytes   int64   `json:"total_bytes"`                   // bytes per run
+	Sizes        []int64 `json:"sizes"`                         // write sizes, bytes
+	Source       string  `json:"source"`                        // array or window
+	SourceBytes  int64   `json:"source_bytes"`                  // memory held by the source
+	Sync         string  `json:"sync"`                          // flush before each run: syncfs, sync, none
+	Fsync        bool    `json:"fsync"`                         // fsync inside the timing
+	Repeat       int     `json:"repeat"`                        // rounds (with RepeatAuto, the most any size ran)
+	RepeatAuto   bool    `json:"repeat_auto"`                   // --repeat auto: adaptive rounds
+	TimeBudget   float64 `json:"time_budget_seconds,omitempty"` // --time-budget, seconds; 0: the default
+	Order        string  `json:"order"`                         // size order within a round
+	Seed         uint64  `json:"seed"`                          // shuffle seed
+	Warmup       bool    `json:"warmup"`                        // warm-up pass requested
+	Convert      string  `json:"convert"`                       // byte order in the file
+	Stride       int     `json:"stride"`                        // source elements per element written
+	Mode         string  `json:"mode"`                          // write, read, both
+	Direct       bool    `json:"direct"`                        // O_DIRECT
+	CacheDrop    string  `json:"cache_drop"`                    // how read runs avoid the page cache
+	Verify       bool    `json:"verify"`                        // every file read back and checked
+	KneeFraction float64 `json:"knee_fraction"`                 // share of the plateau that counts
+	Clock        string  `json:"clock,omitempty"`               // "" is iobench's monotonic clock
 	Profile      string  `json:"profile,omitempty"`
 	ProfileWhy   string  `json:"profile_reason,omitempty"`
 }
@@ -111,7 +114,7 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 	return Config{
 		Count: c.Count, ElementType: c.Type.String(), ElementSize: c.ElemSize(), TotalBytes: c.TotalBytes(),
 		Sizes: c.Sizes, Source: string(c.Source), SourceBytes: c.SourceBytes(), Sync: string(c.Sync),
-		Fsync: c.Fsync, Repeat: c.Repeat, Order: string(c.Order), Seed: c.Seed, Warmup: c.Warmup,
+		Fsync: c.Fsync, Repeat: c.Repeat, RepeatAuto: c.Auto, TimeBudget: c.TimeBudget.Seconds(), Order: string(c.Order), Seed: c.Seed, Warmup: c.Warmup,
 		Convert: c.Convert.String(), Stride: c.Stride, Mode: string(c.Mode), Direct: c.Direct,
 		CacheDrop: string(c.Drop), Verify: c.Verify, KneeFraction: fraction,
 	}
@@ -128,6 +131,10 @@ func (r *Report) Summarize(res *iobench.Result) {
 	r.KeptFile = res.KeptFile
 	r.Incomplete = res.Incomplete
 	r.Results = iobench.Summarize(res)
+	if res.Adaptive != nil {
+		r.Adaptive = res.Adaptive
+		r.Config.Repeat = res.Adaptive.Rounds
+	}
 	f := r.Config.KneeFraction
 	r.Knee = knee.EstimateKnee(Runs(r.Results, iobench.ModeWrite), f)
 	r.ReadKnee = nil
@@ -143,6 +150,9 @@ func (r *Report) Summarize(res *iobench.Result) {
 	if rounds := FullRoundCurves(res.Samples, r.primaryMode()); len(rounds) >= MinStabilityRounds {
 		sp := knee.Stability(rounds, f)
 		r.KneeStability = &sp
+	}
+	if r.Adaptive != nil {
+		r.Knee.Rounds = r.Adaptive.Rounds // the rounds run, not the most runs of one size
 	}
 	r.Recommendation = advice.Recommend(r.Knee, Runs(r.Results, r.primaryMode()), r.FS)
 	r.Warnings = append(slices.DeleteFunc(slices.Clone(r.Warnings), isSummaryWarning), r.summaryWarnings()...)

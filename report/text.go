@@ -132,7 +132,10 @@ func timingLine(c Config) string {
 	}
 	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
 	rounds := "1 round"
-	if c.Repeat != 1 {
+	switch {
+	case c.RepeatAuto:
+		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d, then the sizes that decide the knee until it is established, within %s)", iobench.MinAutoRounds, budgetWords(c))
+	case c.Repeat != 1:
 		rounds = fmt.Sprintf("%d rounds", c.Repeat)
 	}
 	parts = append(parts, fmt.Sprintf("%s, %s order", rounds, c.Order))
@@ -150,6 +153,9 @@ func timingLine(c Config) string {
 
 func (p *printer) textBody(r *Report) {
 	p.f("warm-up:    %s\n", ranOrNot(r))
+	if r.Adaptive != nil {
+		p.f("rounds:     %s\n", AdaptiveLine(r.Adaptive))
+	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 		rows := modeRows(r.Results, mode)
 		if len(rows) == 0 {

@@ -106,6 +106,9 @@ func checkWords(r *Report, text string) error {
 	if kneeRow != name || !strings.Contains(kneeLine, fmt.Sprintf("(%s of the", cell[name])) {
 		return fmt.Errorf("knee %s: marked row %q, table share %s", name, kneeRow, cell[name])
 	}
+	if below := strings.Contains(kneeLine, "plateau, within noise of"); below != (r.Knee.MiBPerSec < k.Fraction*k.PlateauMiBPerSec) {
+		return fmt.Errorf("knee %s at %s: the text says below the band %v", name, cell[name], below)
+	}
 	return checkBand(r, kneeLine, rec, cell)
 }
 
@@ -118,7 +121,7 @@ func checkBand(r *Report, kneeLine, rec string, cell map[string]string) error {
 	f := tableFacts(k.Result, r.Results)
 	for _, s := range f.sizes {
 		named := strings.Contains(kneeLine, knee.FormatSize(s)+" at ")
-		low := f.inBand(s) && f.share[s] < k.Fraction
+		low := f.inBand(s) && s != k.WriteSize && f.share[s] < k.Fraction
 		if low && !named {
 			return fmt.Errorf("%s is in the band at %s, below %.0f%%, and the text does not say so", knee.FormatSize(s), cell[knee.FormatSize(s)], 100*k.Fraction)
 		}
