@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/iobench"
 )
 
 // runCLI runs the command in-process and returns stdout, stderr and the
@@ -132,6 +134,59 @@ func TestSweepJSON(t *testing.T) {
 	}
 	if !doc.WarmupRan || doc.Incomplete || doc.Tool.Version == "" || len(doc.Command) == 0 || doc.StartTime == "" || doc.Host.Hostname == "" {
 		t.Errorf("meta: warmup %v incomplete %v tool %q command %v start %q host %q", doc.WarmupRan, doc.Incomplete, doc.Tool.Version, doc.Command, doc.StartTime, doc.Host.Hostname)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left in --dir: %v", left)
+	}
+}
+
+// --repeat auto runs every size in round 1, at least 3 rounds, fewer
+// sizes after round 1 unless the curve gives no knee, and reports what
+// it did with the knee's interval and status.
+func TestSweepRepeatAutoJSON(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "--repeat", "auto", "--time-budget", "20s")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Config struct {
+			Repeat     int     `json:"repeat"`
+			RepeatAuto bool    `json:"repeat_auto"`
+			TimeBudget float64 `json:"time_budget_seconds"`
+		} `json:"config"`
+		Adaptive *struct {
+			Rounds        int     `json:"rounds"`
+			SizesPerRound []int   `json:"sizes_per_round"`
+			BudgetSeconds float64 `json:"budget_seconds"`
+			FromFlag      bool    `json:"budget_from_flag"`
+			Stop          string  `json:"stop"`
+		} `json:"adaptive"`
+		Knee struct {
+			Found       bool   `json:"found"`
+			Established *bool  `json:"established"`
+			Status      string `json:"status"`
+			CILow       int64  `json:"ci_low_write_size"`
+			CIHigh      int64  `json:"ci_high_write_size"`
+			WriteSize   int64  `json:"write_size"`
+		} `json:"knee"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Adaptive
+	if a == nil || !doc.Config.RepeatAuto {
+		t.Fatalf("no adaptive block or repeat_auto false: %s", out)
+	}
+	if a.Rounds < iobench.MinAutoRounds || len(a.SizesPerRound) != a.Rounds || a.SizesPerRound[0] != 11 || doc.Config.Repeat != a.Rounds {
+		t.Errorf("adaptive = %+v, config.repeat %d: want >= %d rounds, round 1 of all 11 sizes", *a, doc.Config.Repeat, iobench.MinAutoRounds)
+	}
+	if a.BudgetSeconds != 20 || !a.FromFlag || a.Stop == "" {
+		t.Errorf("adaptive = %+v: want the 20 s budget from the flag and a stop reason", *a)
+	}
+	k := doc.Knee
+	if k.Established == nil || k.Status == "" || k.Found && (k.CILow > k.WriteSize || k.CIHigh < k.WriteSize) {
+		t.Errorf("knee = %+v: want established, a status, and an interval around the knee", k)
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left in --dir: %v", left)

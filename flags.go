@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
@@ -79,6 +80,7 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 		return cfg, err
 	}
 	cfg.KneeFraction = c.Float64("knee-fraction")
+	cfg.ReferenceSizes = advice.ReferenceSizes()
 	cfg.Order = iobench.Order(c.String("order"))
 	if !c.IsSet("order") {
 		cfg.Order = iobench.Ascending

@@ -27,6 +27,10 @@ const (
 	GfortranFormattedDefault = 8192
 )
 
+// ReferenceSizes are the default buffers a recommendation is judged
+// against, for iobench.Config.ReferenceSizes.
+func ReferenceSizes() []int64 { return []int64{GfortranFormattedDefault, GfortranUnformattedDefault} }
+
 // How Recommendation.BufferSize was chosen.
 const (
 	// BasisKnee: the knee, the smallest size that reaches the plateau

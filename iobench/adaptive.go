@@ -102,7 +102,7 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 	case !est.Found && round >= MinAutoRounds:
 		return a.stop(StopNoKnee)
 	case round < MinAutoRounds:
-		return nearKnee(runs, est, a.cfg.Sizes)
+		return a.withReferences(nearKnee(runs, est, a.cfg.Sizes))
 	default:
 		want = append(slices.Clone(est.Deciding), plateauSizes(runs, est)...)
 	}
@@ -162,6 +162,17 @@ func nearKnee(runs []knee.Runs, est knee.Estimate, all []int64) []int64 {
 	return out
 }
 
+// withReferences adds the reference sizes that are in the sweep.
+func (a *autoRounds) withReferences(sizes []int64) []int64 {
+	for _, r := range a.cfg.ReferenceSizes {
+		if slices.Contains(a.cfg.Sizes, r) && !slices.Contains(sizes, r) {
+			sizes = append(sizes, r)
+		}
+	}
+	slices.Sort(sizes)
+	return sizes
+}
+
 // plateauPerRound is how many sizes above the deciding ones each later
 // round adds: the knee is judged against the plateau, whose level is only
 // as good as the runs on it, and the deciding sizes alone never run there.
@@ -191,7 +202,7 @@ func plateauSizes(runs []knee.Runs, est knee.Estimate) []int64 {
 // predict is the wall time a round of sizes would take: each size's
 // longest run so far (erring long, so the budget holds) plus the mean
 // overhead per run (sync, open, removal) that the elapsed time shows
-// beyond the timed runs.
+// beyond the timed runs, padded by predictMargin.
 func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
 	var timed float64
 	perSize := map[int64][]float64{}
@@ -208,8 +219,12 @@ func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
 	for _, size := range sizes {
 		cost += dirs * (longest(perSize[size]) + overhead)
 	}
-	return cost
+	return predictMargin * cost
 }
+
+// predictMargin pads a predicted round: on a file system whose runs vary
+// by 10%, even each size's longest run so far is sometimes beaten.
+const predictMargin = 1.1
 
 func longest(xs []float64) float64 {
 	if len(xs) == 0 {

@@ -77,6 +77,29 @@ func TestAutoRoundsQuietCurve(t *testing.T) {
 	}
 }
 
+// A runtime's default buffer far below the knee still runs in each of the
+// first MinAutoRounds rounds, so the gain over it can be tested; a
+// reference size outside the sweep is not added.
+func TestAutoRoundsRunReferenceSizes(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Auto = true
+	cfg.ReferenceSizes = []int64{8 << 10, 128 << 10, 3 << 10}
+	rounds, _ := drive(t, cfg, kneeCurve(4<<20), 0.01)
+	for r := 1; r < MinAutoRounds; r++ {
+		for _, ref := range []int64{8 << 10, 128 << 10} {
+			if !slices.Contains(rounds[r], ref) {
+				t.Errorf("round %d sizes %v lack the reference size %d", r+1, rounds[r], ref)
+			}
+		}
+		if slices.Contains(rounds[r], 3<<10) {
+			t.Errorf("round %d runs 3 KiB, which is not in the sweep", r+1)
+		}
+		if !slices.IsSorted(rounds[r]) {
+			t.Errorf("round %d sizes %v not sorted", r+1, rounds[r])
+		}
+	}
+}
+
 // TestAdaptiveTruth runs adaptive sweeps of curves with known knees at 5-20%
 // noise, 3% slow runs at half speed, the engine's default budget, and
 // run times that follow the throughput: an established knee more than one

@@ -62,20 +62,25 @@ type Config struct {
 	Auto       bool          `json:"repeat_auto"`
 	TimeBudget time.Duration `json:"time_budget"`
 	// KneeFraction is the knee's band, which adaptive rounds aim at.
-	KneeFraction float64    `json:"knee_fraction"`
-	Order        Order      `json:"order"`  // order of sizes within a round
-	Seed         uint64     `json:"seed"`   // shuffle seed
-	Fsync        bool       `json:"fsync"`  // fsync before close, inside the timing
-	Sync         SyncMode   `json:"sync"`   // flush before each run, outside the timing
-	Warmup       bool       `json:"warmup"` // one untimed pass before the first run
-	Source       SourceKind `json:"source"` // array or window
-	Force        bool       `json:"force"`  // skip the free-space check
-	Verify       bool       `json:"verify"` // read back and check every element after each run
-	Keep         bool       `json:"keep"`   // keep the last data file
-	Mode         Mode       `json:"mode"`   // write, read or both
-	Direct       bool       `json:"direct"` // O_DIRECT
-	Drop         DropMode   `json:"-"`      // how read runs avoid the page cache
-	Ranks        int        `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
+	KneeFraction float64 `json:"knee_fraction"`
+	// ReferenceSizes are sizes a recommendation is judged against (a
+	// runtime's default buffer): adaptive rounds run those in Sizes in
+	// each of the first MinAutoRounds rounds, so the gain over them can
+	// be tested, however far below the knee they lie.
+	ReferenceSizes []int64    `json:"reference_sizes,omitempty"`
+	Order          Order      `json:"order"`  // order of sizes within a round
+	Seed           uint64     `json:"seed"`   // shuffle seed
+	Fsync          bool       `json:"fsync"`  // fsync before close, inside the timing
+	Sync           SyncMode   `json:"sync"`   // flush before each run, outside the timing
+	Warmup         bool       `json:"warmup"` // one untimed pass before the first run
+	Source         SourceKind `json:"source"` // array or window
+	Force          bool       `json:"force"`  // skip the free-space check
+	Verify         bool       `json:"verify"` // read back and check every element after each run
+	Keep           bool       `json:"keep"`   // keep the last data file
+	Mode           Mode       `json:"mode"`   // write, read or both
+	Direct         bool       `json:"direct"` // O_DIRECT
+	Drop           DropMode   `json:"-"`      // how read runs avoid the page cache
+	Ranks          int        `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
 }
 
 // Mode is the direction measured.

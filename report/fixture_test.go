@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"time"
 
 	"github.com/iobench/iobench/fsinfo"
@@ -152,6 +153,44 @@ func gpfsReport() *Report {
 	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(_ iobench.Mode, size int64) float64 {
 		return 5000 * float64(size) / float64(size+16<<20)
 	})
+	r.Summarize(res)
+	return r
+}
+
+// adaptiveReport is fixedReport run with --repeat auto: round 1 runs all
+// 17 sizes, rounds 2 and 3 the seven around the first knee and the two
+// libgfortran defaults, rounds 4 and 5 the three that decide it, and the
+// knee is established at 2 MiB.
+func adaptiveReport() *Report {
+	r := fixedReport()
+	r.Command = []string{"/home/alice/go/bin/iobench", "sweep", "--dir", "/scratch/alice/run1", "--size", "256MiB"}
+	r.Config.RepeatAuto, r.Config.Repeat = true, 5
+	r.Warnings = nil
+	all := r.Config.Sizes
+	around, deciding := append([]int64{8 << 10, 128 << 10}, all[8:15]...), all[10:13]
+	plan := [][]int64{all, around, around, deciding, deciding}
+	rate := func(_ iobench.Mode, size int64) float64 {
+		return 2000 * math.Min(1, math.Pow(float64(size)/(2<<20), 0.4))
+	}
+	res := &iobench.Result{WarmupRan: true, Adaptive: &iobench.Adaptive{
+		Rounds: len(plan), FirstRoundSeconds: 31.5, BudgetSeconds: 94.5, SpentSeconds: 71.25,
+		Stop: iobench.StopEstablished, DecidingWriteSizes: deciding,
+	}}
+	seq := 0
+	for round, sizes := range plan {
+		for _, size := range sizes {
+			seq++
+			noise := []float64{1, 1.01, 0.99, 1.02, 0.98}[(round+seq)%5]
+			secs := float64(r.Config.TotalBytes) / (rate(iobench.ModeWrite, size) * noise * iobench.MiB)
+			start := fixtureStart.Add(time.Duration(seq) * time.Second)
+			res.Samples = append(res.Samples, iobench.Sample{
+				Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round + 1, Seq: seq},
+				Seconds: secs, Bytes: r.Config.TotalBytes, Calls: r.Config.TotalBytes / size,
+				Start: start, End: start.Add(time.Duration(secs * float64(time.Second))),
+			})
+		}
+		res.Adaptive.SizesPerRound = append(res.Adaptive.SizesPerRound, len(sizes))
+	}
 	r.Summarize(res)
 	return r
 }

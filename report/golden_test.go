@@ -52,6 +52,8 @@ func TestGolden(t *testing.T) {
 		{"markdown-mpi", bufReporter(Markdown), mpiReport()},
 		{"gobench-mpi", bufReporter(Gobench), mpiReport()},
 		{"text-gpfs", bufReporter(Text), gpfsReport()},
+		{"text-adaptive", bufReporter(Text), adaptiveReport()},
+		{"json-adaptive", bufReporter(JSON), adaptiveReport()},
 		{"markdown-anonymized", bufReporter(Markdown), anonymized(fixedReport())},
 		{"json-anonymized", bufReporter(JSON), anonymized(mpiReport())},
 		{"compare", compare, nil},
