@@ -101,7 +101,7 @@ func TestMPIAggregateOverThreeRanks(t *testing.T) {
 	bin := mpiBinary(t)
 	for _, shared := range []bool{false, true} {
 		dir := t.TempDir()
-		args := []string{"-np", "3", bin, "sweep", "--dir", dir, "--size", "8MiB", "--max", "1MiB", "--format", "json", "--no-progress"}
+		args := []string{"-np", "3", bin, "sweep", "--dir", dir, "--size", "8MiB", "--max", "1MiB", "--repeat", "1", "--format", "json", "--no-progress"}
 		if shared {
 			args = append(args, "--shared-file")
 		}
@@ -157,5 +157,49 @@ func TestMPIRanksWithDifferentPlansStopBeforeWriting(t *testing.T) {
 	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
 	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "differs from rank 0's") {
 		t.Errorf("exit %d, stderr:\n%s\nwant rank 2's plan (tmpfs profile) refused", r.code, r.stderr)
+	}
+}
+
+// Adaptive rounds under MPI: rank 0 decides each round from every rank's
+// runs, so all ranks run the same plan and the report says what ran.
+func TestMPIAdaptiveRounds(t *testing.T) {
+	bin := mpiBinary(t)
+	dir := t.TempDir()
+	r := mpirun(t, "-np", "3", bin, "sweep", "--dir", dir, "--size", "4MiB", "--max", "1MiB", "--repeat", "auto",
+		"--time-budget", "30s", "--format", "json", "--no-progress")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var doc struct {
+		Adaptive struct {
+			Rounds        int   `json:"rounds"`
+			SizesPerRound []int `json:"sizes_per_round"`
+		} `json:"adaptive"`
+		Results []struct {
+			Samples []struct {
+				Round int `json:"round"`
+			} `json:"samples"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+	}
+	a := doc.Adaptive
+	if a.Rounds < 3 || len(a.SizesPerRound) != a.Rounds || a.SizesPerRound[0] != 11 {
+		t.Fatalf("adaptive = %+v; want >= 3 rounds, the first of all 11 sizes", a)
+	}
+	perRound := make([]int, a.Rounds)
+	for _, res := range doc.Results {
+		for _, s := range res.Samples {
+			perRound[s.Round-1]++
+		}
+	}
+	for i, n := range perRound {
+		if n != a.SizesPerRound[i] {
+			t.Errorf("round %d: %d aggregate samples, the plan said %d sizes", i+1, n, a.SizesPerRound[i])
+		}
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
 	}
 }
