@@ -237,10 +237,19 @@ func (c *cluster) Decide(samples []iobench.Sample, decide func([]iobench.Sample)
 	return sizes, nil
 }
 
+// rankResult is what each rank sends rank 0 after a sweep.
+type rankResult struct {
+	Samples   []iobench.Sample   `json:"samples"`
+	LeftFiles []iobench.LeftFile `json:"left_files,omitempty"`
+}
+
+// Broadcast sends rank 0's b to every rank (the shared file's identity).
+func (c *cluster) Broadcast(b []byte) ([]byte, error) { return c.w.Bcast(b) }
+
 // gather brings every rank's samples to rank 0 and aggregates them there;
 // other ranks get nil. All ranks must call it, also after a failure.
 func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, error) {
-	data, err := json.Marshal(res.Samples)
+	data, err := json.Marshal(rankResult{Samples: res.Samples, LeftFiles: res.LeftFiles})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -249,14 +258,18 @@ func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, err
 		return nil, nil, err
 	}
 	perRank := make([][]iobench.Sample, len(parts))
+	var left []iobench.LeftFile
 	for i, p := range parts {
-		if err := json.Unmarshal(p, &perRank[i]); err != nil {
+		var rr rankResult
+		if err := json.Unmarshal(p, &rr); err != nil {
 			return nil, nil, fmt.Errorf("samples from rank %d: %w", i, err)
 		}
+		perRank[i] = rr.Samples
+		left = append(left, rr.LeftFiles...)
 	}
 	agg, spread := iobench.Aggregate(perRank)
 	out := *res
-	out.Samples = agg
+	out.Samples, out.LeftFiles = agg, left
 	out.ConvertMiBPerSec = res.ConvertMiBPerSec
 	return &out, &report.MPI{Ranks: c.size, Nodes: len(c.nodes()), Hosts: c.nodes(), PerRank: rankRuns(spread)}, nil
 }

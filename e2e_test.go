@@ -232,3 +232,74 @@ func TestReportGoesToStdoutWhenTheOutputFileCannotBeWritten(t *testing.T) {
 		t.Errorf("stdout report has %d rows, want the 1 size with its 3 runs", len(doc.Results))
 	}
 }
+
+// closedPipe is a pipe whose reading end is already closed: every write
+// to it fails with EPIPE (and SIGPIPE, were it not ignored).
+func closedPipe(t *testing.T) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// A closed stdout and stderr (`2>&1 >/dev/null | head`) must not kill the
+// run by SIGPIPE: it finishes, removes its files and saves the report.
+func TestBrokenPipesCostNeitherFilesNorTheReport(t *testing.T) {
+	dir, cwd := t.TempDir(), t.TempDir()
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "1MiB", "--max", "64KiB", "--repeat", "1",
+		"--sync", "none", "--no-progress", "--format", "json")
+	cmd.Dir = cwd
+	cmd.Stdout, cmd.Stderr = closedPipe(t), closedPipe(t)
+	err := cmd.Run()
+	if st := cmd.ProcessState; st == nil || st.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("killed by a signal: %v", err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit code %d, want 1 (the report could not go to stdout)", code)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("data files left: %v", left)
+	}
+	saved, _ := filepath.Glob(filepath.Join(cwd, "iobench-report-*.json"))
+	if len(saved) != 1 {
+		t.Fatalf("saved reports %v, want one in the current directory", saved)
+	}
+	if b, err := os.ReadFile(saved[0]); err != nil || len(decodeJSON(t, string(b)).Results) != 7 {
+		t.Errorf("saved report unreadable or not 7 rows: %v", err)
+	}
+}
+
+// Ctrl-C while the 2 GB array fills answers at once, not after the fill.
+func TestInterruptWhileTheArrayFills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 2 GiB")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "2GiB", "--sizes", "1MiB", "--repeat", "1",
+		"--sync", "none", "--no-progress", "--force", "--profile", "generic")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForLines(t, stderr, "iobench: profile")
+	time.Sleep(50 * time.Millisecond) // into the fill
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	_ = cmd.Wait()
+	if waited := time.Since(start); waited > 500*time.Millisecond {
+		t.Errorf("took %v to stop after SIGINT during the fill, want under 0.5 s", waited)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit code %d, want 130", code)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}

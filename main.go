@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
@@ -26,9 +27,13 @@ const (
 	exitInterrupted = 130
 )
 
-// onSecondSignal is what a second Ctrl-C runs before exiting at once:
-// removing the data files of the sweep in progress.
-var onSecondSignal atomic.Pointer[func()]
+// activeRunner is the sweep in progress, for the signal handler: the
+// first signal says what it waits for, the second abandons its files.
+var activeRunner atomic.Pointer[iobench.Runner]
+
+// abandonWait is how long a second signal waits for the data files to be
+// removed before it exits anyway, naming those left.
+const abandonWait = time.Second
 
 func main() {
 	// The engine's raw write(2) holds its P; keep one free for signals.
@@ -45,6 +50,9 @@ func main() {
 		stdout, stderr = io.Discard, io.Discard
 	}
 	warnUnaggregated(os.Stderr, os.Getenv)
+	// A closed stdout or stderr (| head) must fail a write, not kill the
+	// run by SIGPIPE before it removes its files and saves its report.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go handleSignals(cancel)
 	code := exitCode(run(ctx, os.Args, stdout, stderr), stderr)
@@ -82,12 +90,31 @@ func handleSignals(cancel context.CancelCauseFunc) {
 	}
 	sig := <-sigs
 	cancel(fmt.Errorf("received %v", sig))
-	<-sigs
-	if f := onSecondSignal.Load(); f != nil {
-		(*f)()
+	r := activeRunner.Load()
+	if r != nil {
+		fmt.Fprintf(os.Stderr, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Phase().Waiting())
 	}
-	fmt.Fprintln(os.Stderr, "iobench: second signal: exiting now, after removing the sweep's data files")
-	os.Exit(exitInterrupted)
+	<-sigs
+	os.Exit(abandon(os.Stderr, activeRunner.Load()))
+}
+
+// abandon is the second signal: remove what can be removed within
+// abandonWait, name the rest, and give the exit code.
+func abandon(stderr io.Writer, r *iobench.Runner) int {
+	if r == nil {
+		fmt.Fprintln(stderr, "iobench: second signal: exiting now")
+		return exitInterrupted
+	}
+	left := r.Abandon(abandonWait)
+	if len(left) == 0 {
+		fmt.Fprintln(stderr, "iobench: second signal: exiting now; the data files are removed")
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "iobench: second signal: exiting now; %d data file(s) could not be removed (a call is hung in the kernel or failed); remove by hand:\n", len(left))
+	for _, p := range left {
+		fmt.Fprintf(stderr, "  %s\n", p)
+	}
+	return exitInterrupted
 }
 
 // exitCode prints err once and maps it to 0, 1, 2 or 130.

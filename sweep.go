@@ -283,13 +283,12 @@ func (j *sweepJob) aggregate(res *iobench.Result) (agg *iobench.Result, done boo
 }
 
 func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix string) (*iobench.Result, error) {
-	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir}, Shared: shared, Prefix: prefix}
+	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir, RawSyscalls: j.rep.FS.Local()}, Shared: shared, Prefix: prefix}
 	if j.cl != nil {
 		r.Coord = j.cl
 	}
-	remove := r.RemoveFiles
-	onSecondSignal.Store(&remove)
-	defer onSecondSignal.Store(nil)
+	activeRunner.Store(r)
+	defer activeRunner.Store(nil)
 	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
 	defer obs.stop()
 	r.Observer = obs
@@ -307,8 +306,34 @@ func (j *sweepJob) write(headerDone bool) error {
 		fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
 		return nil
 	}
+	var err error
 	if headerDone {
-		return report.TextBody(j.stdout, j.shown())
+		err = report.TextBody(j.stdout, j.shown())
+	} else {
+		err = j.reporter(j.stdout, j.shown())
 	}
-	return j.reporter(j.stdout, j.shown())
+	if err == nil {
+		return nil
+	}
+	return errors.Join(fmt.Errorf("writing the report to stdout: %w", err), j.saveAside())
 }
+
+// saveAside keeps the report when stdout failed (a closed pipe, a full
+// disk): in a new file in the current directory, else the temp directory.
+func (j *sweepJob) saveAside() error {
+	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), reportExt[j.format])
+	var errs []error
+	for _, dir := range []string{".", os.TempDir()} {
+		path := filepath.Join(dir, name)
+		err := report.WriteNewFile(path, j.reporter, j.shown())
+		if err == nil {
+			abs, _ := filepath.Abs(path)
+			fmt.Fprintf(j.stderr, "iobench: stdout failed; the report is saved in %s\n", abs)
+			return fmt.Errorf("the report is saved in %s", abs)
+		}
+		errs = append(errs, err)
+	}
+	return fmt.Errorf("could not save the report aside either: %w", errors.Join(errs...))
+}
+
+var reportExt = map[string]string{"text": "txt", "json": "json", "csv": "csv", "markdown": "md", "gobench": "txt"}

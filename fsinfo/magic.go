@@ -1,5 +1,7 @@
 package fsinfo
 
+import "strings"
+
 // File system magic numbers as statfs(2) reports them in f_type. Linux's
 // <linux/magic.h> lacks the out-of-tree file systems that HPC sites run
 // (GPFS, Lustre, ZFS, BeeGFS), so all of them are spelled out here.
@@ -77,3 +79,19 @@ func MagicName(magic int64) string {
 	}
 	return "unknown"
 }
+
+// localMagics are file systems on a local block device or in memory: a
+// read or write call on them returns without waiting on a network or a
+// user-space server. FUSE, NFS, overlays of unknown layers and every
+// parallel file system are absent on purpose.
+var localMagics = map[int64]bool{
+	MagicExt4: true, MagicXFS: true, MagicBtrfs: true, MagicTmpfs: true, MagicZFS: true,
+	0xF2F52010: true, // f2fs
+	0x858458f6: true, // ramfs
+	0x2011bab0: true, // exfat
+	0x4d44:     true, // vfat
+}
+
+// Local reports whether the file system answers calls locally (see
+// localMagics); false when unsure.
+func (i Info) Local() bool { return localMagics[i.Magic] && !strings.HasPrefix(i.Type, "fuse") }

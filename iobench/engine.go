@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,6 +51,26 @@ type Result struct {
 	ConvertMiBPerSec map[int64]float64 `json:"convert_mib_per_s,omitempty"` // in-memory pack speed per write size
 	Adaptive         *Adaptive         `json:"adaptive,omitempty"`          // what --repeat auto did
 	Incomplete       bool              `json:"incomplete"`
+	LeftFiles        []LeftFile        `json:"left_files,omitempty"` // data files that could not be removed
+}
+
+// LeftFile is a data file iobench created and could not remove.
+type LeftFile struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// LeftFilesError fails a sweep that measured everything but could not
+// remove some of its data files.
+type LeftFilesError struct{ Files []LeftFile }
+
+func (e *LeftFilesError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d data file(s) could not be removed; remove them by hand:", len(e.Files))
+	for _, f := range e.Files {
+		fmt.Fprintf(&b, "\n  %s: %s", f.Path, f.Err)
+	}
+	return b.String()
 }
 
 // Runner runs one sweep. Set the fields, then call Run once.
@@ -65,10 +87,12 @@ type Runner struct {
 	buf      []byte // conversion buffer, one write size
 	prefix   string
 	moved    atomic.Int64 // bytes of the current run, for progress bars
+	phase    atomic.Int32 // a Phase
 	stop     atomic.Bool
 	mu       sync.Mutex
-	files    map[string]bool // data files created and not yet removed
-	closed   bool            // RemoveFiles ran: create nothing more
+	files    map[string]FileID // data files created and not yet removed
+	left     []LeftFile        // data files that could not be removed
+	closed   bool              // RemoveFiles ran: create nothing more
 	kept     string
 	readFile string
 }
@@ -79,17 +103,25 @@ func (r *Runner) Progress() int64 { return r.moved.Load() }
 
 // Run executes the plan. On failure or cancellation it returns the samples
 // measured so far with Incomplete set, and has removed its data files.
-func (r *Runner) Run(ctx context.Context) (*Result, error) {
-	res := &Result{}
-	defer r.teardown(res)
-	if err := r.agree(r.setup()); err != nil {
-		res.Incomplete = true
-		return res, err
-	}
+func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
+	res = &Result{}
+	defer func() {
+		r.teardown(res)
+		if res.LeftFiles = r.LeftFiles(); len(res.LeftFiles) > 0 {
+			err = errors.Join(err, &LeftFilesError{Files: res.LeftFiles})
+		}
+	}()
 	done := make(chan struct{})
 	defer close(done)
 	go r.watch(ctx, done)
-	err := r.sweep(res)
+	if err := r.agree(r.setup()); err != nil {
+		res.Incomplete = true
+		if r.stop.Load() {
+			err = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+		}
+		return res, err
+	}
+	err = r.sweep(res)
 	if err != nil {
 		res.Incomplete = true
 		if r.stop.Load() {
@@ -130,8 +162,10 @@ func (r *Runner) setup() error {
 			return err
 		}
 	}
-	r.files = map[string]bool{}
-	if r.src, err = newSource(r.Config); err != nil {
+	r.files = map[string]FileID{}
+	r.setPhase(PhaseFill)
+	defer r.setPhase(PhaseIdle)
+	if r.src, err = newSource(r.Config, r.stop.Load, r.moved.Store); err != nil {
 		return err
 	}
 	if !packer.Identity() {
@@ -235,6 +269,11 @@ func (r *Runner) coordinated(run Run) (Sample, error) {
 	if err := r.agree(r.prepare(run)); err != nil {
 		return Sample{}, err
 	}
+	if r.Shared != nil && run.Mode == ModeWrite {
+		if err := r.agree(r.shareID()); err != nil {
+			return Sample{}, err
+		}
+	}
 	if r.Observer != nil {
 		r.Observer.RunStarted(run)
 	}
@@ -258,6 +297,8 @@ func (r *Runner) prepare(run Run) error {
 	if r.stop.Load() {
 		return ErrInterrupted
 	}
+	r.setPhase(PhaseSync)
+	defer r.setPhase(PhaseIdle)
 	if err := r.FS.Sync(r.Config.Sync); err != nil {
 		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, err)
 	}
@@ -325,7 +366,7 @@ func (r *Runner) prepareReadFile() error {
 }
 
 func (r *Runner) readRun(run Run) (Sample, error) {
-	if err := r.FS.DropCache(r.readFile, r.Config.Drop); err != nil {
+	if err := r.FS.DropCache(r.readFile, r.id(r.readFile), r.Config.Drop); err != nil {
 		return Sample{}, fmt.Errorf("dropping cached pages before the %d-byte read run: %w", run.WriteSize, err)
 	}
 	return r.readPass(run)
@@ -353,15 +394,20 @@ func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 // timed is one timed pass: from before open to after close on the
 // monotonic clock, with fsync inside for writes when asked.
 func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Sample) error) (Sample, error) {
+	defer r.setPhase(PhaseIdle)
+	r.setPhase(PhaseOpen)
 	s := Sample{Run: run, Start: time.Now()}
 	f, err := open()
 	if err != nil {
 		return s, wrapOp("open", err)
 	}
+	r.setPhase(map[Mode]Phase{ModeWrite: PhaseWrite, ModeRead: PhaseRead}[run.Mode])
 	err = move(f, &s)
 	if err == nil && run.Mode == ModeWrite && r.Config.Fsync {
+		r.setPhase(PhaseFsync)
 		err = wrapOp("fsync", f.Fsync())
 	}
+	r.setPhase(PhaseClose)
 	if cerr := f.Close(); err == nil {
 		err = wrapOp("close", cerr)
 	}
@@ -444,7 +490,7 @@ func (r *Runner) writeChunks(f File, s *Sample) error {
 }
 
 func (r *Runner) readPass(run Run) (Sample, error) {
-	s, err := r.timed(run, func() (File, error) { return r.FS.Open(r.readFile, r.Config.Direct) }, r.readChunks)
+	s, err := r.timed(run, func() (File, error) { return r.FS.Open(r.readFile, r.id(r.readFile), r.Config.Direct) }, r.readChunks)
 	if err != nil {
 		return s, r.runError(run, r.readFile, s.Bytes, err)
 	}
@@ -484,20 +530,46 @@ func (r *Runner) create(tag string) (string, File, error) {
 	return "", nil, lastErr
 }
 
-// createTracked creates a file and records it under one lock, so
-// RemoveFiles never misses a file and no file is made after it ran.
-// Only tracked files are ever removed.
+// createTracked creates a file and records it, so RemoveFiles never
+// misses a file and no file is made after it ran. Only tracked files are
+// ever removed. The lock is never held across a system call: a call hung
+// in the kernel must not keep a second Ctrl-C from listing the files.
 func (r *Runner) createTracked(name string, direct bool) (File, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed {
+		r.mu.Unlock()
 		return nil, ErrInterrupted
 	}
-	f, err := r.FS.Create(name, direct)
-	if err == nil {
-		r.files[name] = true
+	r.files[name] = inFlight
+	r.mu.Unlock()
+	f, id, err := r.FS.Create(name, direct)
+	r.mu.Lock()
+	closed := r.closed
+	switch {
+	case err != nil:
+		delete(r.files, name)
+	case closed: // RemoveFiles ran while the create was in the kernel
+		delete(r.files, name)
+	default:
+		r.files[name] = id
+	}
+	r.mu.Unlock()
+	if err == nil && closed {
+		f.Close()
+		r.removeUntracked(name, id)
+		return nil, ErrInterrupted
 	}
 	return f, err
+}
+
+// inFlight marks a file whose create has not returned yet.
+var inFlight = FileID{}
+
+// id is the identity Create gave a data file this runner holds.
+func (r *Runner) id(name string) FileID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.files[name]
 }
 
 func (r *Runner) forget(name string) {
@@ -509,27 +581,104 @@ func (r *Runner) forget(name string) {
 // remove deletes a data file, but only one this runner created and holds.
 func (r *Runner) remove(name string) error {
 	r.mu.Lock()
-	held := r.files[name]
-	delete(r.files, name)
+	id, held := r.files[name]
+	if held && id != inFlight {
+		delete(r.files, name)
+	}
 	r.mu.Unlock()
-	if !held {
+	if !held || id == inFlight {
 		return nil
 	}
-	if err := r.FS.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := r.removeUntracked(name, id); err != nil {
 		return fmt.Errorf("removing data file: %w", err)
 	}
 	return nil
 }
 
+// removeUntracked removes one file no longer in the table and records it
+// as left behind when that fails; a file already gone is not a leftover.
+func (r *Runner) removeUntracked(name string, id FileID) error {
+	r.setPhase(PhaseRemove)
+	defer r.setPhase(PhaseIdle)
+	err := r.FS.Remove(name, id)
+	if err == nil || errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	r.mu.Lock()
+	r.left = append(r.left, LeftFile{Path: r.displayPath(name), Err: err.Error()})
+	r.mu.Unlock()
+	return err
+}
+
+// LeftFiles are the data files that could not be removed, with the cause.
+func (r *Runner) LeftFiles() []LeftFile {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.left)
+}
+
 // RemoveFiles deletes every data file this runner created and still holds.
 // It is safe to call from a signal handler's goroutine.
 // After it, the runner creates no more files.
-func (r *Runner) RemoveFiles() {
+func (r *Runner) RemoveFiles() { r.removeAll(nil) }
+
+// removeAll removes the held files, calling done with each one's name
+// once its removal returned.
+func (r *Runner) removeAll(done func(name string)) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.closed = true
-	for n := range r.files {
-		_ = r.FS.Remove(n)
+	held := map[string]FileID{}
+	for n, id := range r.files {
+		if id != inFlight { // its creator removes it when Create returns
+			held[n] = id
+			delete(r.files, n)
+		}
 	}
-	clear(r.files)
+	r.mu.Unlock()
+	for n, id := range held {
+		_ = r.removeUntracked(n, id)
+		if done != nil {
+			done(n)
+		}
+	}
+}
+
+// Abandon is for a second Ctrl-C: it starts removing the data files in a
+// goroutine, waits at most wait for it, and returns the paths it could not
+// confirm removed (still being created, removal hung in the kernel or
+// failed), so the caller can name them and exit at once.
+func (r *Runner) Abandon(wait time.Duration) []string {
+	r.mu.Lock()
+	pending := map[string]bool{}
+	for n := range r.files {
+		pending[n] = true
+	}
+	r.mu.Unlock()
+	var mu sync.Mutex
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		r.removeAll(func(n string) {
+			mu.Lock()
+			delete(pending, n)
+			mu.Unlock()
+		})
+	}()
+	select {
+	case <-finished:
+	case <-time.After(wait):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for n := range pending {
+		out = append(out, r.displayPath(n))
+	}
+	r.mu.Lock()
+	for _, l := range r.left {
+		out = append(out, l.Path)
+	}
+	r.mu.Unlock()
+	slices.Sort(out)
+	return slices.Compact(out)
 }

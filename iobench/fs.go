@@ -2,6 +2,7 @@ package iobench
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,18 +13,24 @@ import (
 
 // FS is the file system a sweep runs on. Tests pass a fake one to inject
 // short writes, EINTR, ENOSPC and EIO without a disk.
+//
+// Every call after Create names the file and the identity Create gave
+// it: an FS never follows a symlink to a data file and refuses a name
+// that no longer is the file iobench made (*ReplacedError), so another
+// process swapping a user's file in under that name loses nothing.
 type FS interface {
 	// Create makes a new file that must not exist yet (O_EXCL).
-	Create(name string, direct bool) (File, error)
-	// Open opens an existing file for reading.
-	Open(name string, direct bool) (File, error)
-	// OpenWrite opens an existing file iobench created for writing at offset.
-	OpenWrite(name string, direct bool, offset int64) (File, error)
-	Remove(name string) error
+	Create(name string, direct bool) (File, FileID, error)
+	// Open opens the file iobench created as id, for reading.
+	Open(name string, id FileID, direct bool) (File, error)
+	// OpenWrite opens the file iobench created as id for writing at offset.
+	OpenWrite(name string, id FileID, direct bool, offset int64) (File, error)
+	// Remove deletes name if it still is the file id.
+	Remove(name string, id FileID) error
 	// Sync flushes dirty data before a run, outside the timing.
 	Sync(mode SyncMode) error
-	// DropCache evicts the named file's pages so a read run reaches storage.
-	DropCache(name string, mode DropMode) error
+	// DropCache evicts the file's pages so a read run reaches storage.
+	DropCache(name string, id FileID, mode DropMode) error
 }
 
 // File is one open data file. Its methods return raw errors (EINTR
@@ -35,40 +42,101 @@ type File interface {
 	Close() error
 }
 
+// FileID is a file's identity whatever its name: device and inode.
+type FileID struct {
+	Dev uint64 `json:"dev"`
+	Ino uint64 `json:"ino"`
+}
+
+func (id FileID) String() string { return fmt.Sprintf("device %d, inode %d", id.Dev, id.Ino) }
+
+// ReplacedError: a data file's name no longer leads to the file iobench
+// created. Nothing was written to, read from or removed at that name.
+type ReplacedError struct {
+	Path string
+	Want FileID
+	Now  string // what the name leads to now
+}
+
+func (e *ReplacedError) Error() string {
+	return fmt.Sprintf("%s is no longer the data file iobench created (%s): it is now %s; another process replaced it, so iobench stopped without touching it",
+		e.Path, e.Want, e.Now)
+}
+
 // OSFS is the real file system, rooted at Dir.
 type OSFS struct {
 	Dir string
+	// RawSyscalls issues reads and writes without the Go scheduler's
+	// bookkeeping (see rawIO). Set it only where calls return quickly:
+	// local disks and memory. On network, parallel and FUSE file systems
+	// a call can block for seconds, and a raw one then blocks signals and
+	// garbage collection with it.
+	RawSyscalls bool
 }
 
 // Path is the full path of a data file.
 func (o OSFS) Path(name string) string { return filepath.Join(o.Dir, name) }
 
 // Create opens a new file with O_EXCL so an existing file is never touched.
-func (o OSFS) Create(name string, direct bool) (File, error) {
-	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_CLOEXEC
-	return o.open(name, flags, direct)
+func (o OSFS) Create(name string, direct bool) (File, FileID, error) {
+	fd, err := o.open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL, direct)
+	if err != nil {
+		return nil, FileID{}, err
+	}
+	id, err := fdID(fd)
+	if err != nil {
+		unix.Close(fd)
+		return nil, FileID{}, &os.PathError{Op: "fstat", Path: o.Path(name), Err: err}
+	}
+	return o.file(fd), id, nil
 }
 
 // Open opens a file iobench created, for reading.
-func (o OSFS) Open(name string, direct bool) (File, error) {
-	return o.open(name, unix.O_RDONLY|unix.O_CLOEXEC, direct)
+func (o OSFS) Open(name string, id FileID, direct bool) (File, error) {
+	fd, err := o.openExisting(name, id, unix.O_RDONLY, direct)
+	if err != nil {
+		return nil, err
+	}
+	return o.file(fd), nil
 }
 
 // OpenWrite opens a shared file (made by Create on another rank) for
 // writing from offset; never with O_CREAT, so it cannot make a user file.
-func (o OSFS) OpenWrite(name string, direct bool, offset int64) (File, error) {
-	f, err := o.open(name, unix.O_WRONLY|unix.O_CLOEXEC, direct)
+func (o OSFS) OpenWrite(name string, id FileID, direct bool, offset int64) (File, error) {
+	fd, err := o.openExisting(name, id, unix.O_WRONLY, direct)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := unix.Seek(int(f.(fdFile)), offset, io.SeekStart); err != nil {
-		f.Close()
+	if _, err := unix.Seek(fd, offset, io.SeekStart); err != nil {
+		unix.Close(fd)
 		return nil, &os.PathError{Op: "seek", Path: o.Path(name), Err: err}
 	}
-	return f, nil
+	return o.file(fd), nil
 }
 
-func (o OSFS) open(name string, flags int, direct bool) (File, error) {
+// openExisting opens name without following a symlink and checks, before
+// any byte moves, that it is the file id.
+func (o OSFS) openExisting(name string, id FileID, flags int, direct bool) (int, error) {
+	fd, err := o.open(name, flags, direct)
+	if errors.Is(err, unix.ELOOP) {
+		return -1, &ReplacedError{Path: o.Path(name), Want: id, Now: "a symlink"}
+	}
+	if err != nil {
+		return -1, err
+	}
+	got, err := fdID(fd)
+	if err == nil && (got != id || id == FileID{}) {
+		err = &ReplacedError{Path: o.Path(name), Want: id, Now: "another file (" + got.String() + ")"}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+func (o OSFS) open(name string, flags int, direct bool) (int, error) {
+	flags |= unix.O_NOFOLLOW | unix.O_CLOEXEC
 	if direct {
 		flags |= directFlag
 	}
@@ -79,16 +147,56 @@ func (o OSFS) open(name string, flags int, direct bool) (File, error) {
 		}
 		if err != nil {
 			if direct && errors.Is(err, unix.EINVAL) {
-				return nil, &os.PathError{Op: "open with O_DIRECT (the file system refuses direct I/O; drop --direct)", Path: o.Path(name), Err: err}
+				return -1, &os.PathError{Op: "open with O_DIRECT (the file system refuses direct I/O; drop --direct)", Path: o.Path(name), Err: err}
 			}
-			return nil, &os.PathError{Op: "open", Path: o.Path(name), Err: err}
+			return -1, &os.PathError{Op: "open", Path: o.Path(name), Err: err}
 		}
-		return fdFile(fd), nil
+		return fd, nil
 	}
 }
 
-// Remove deletes a file iobench created.
-func (o OSFS) Remove(name string) error { return os.Remove(o.Path(name)) }
+func (o OSFS) file(fd int) File { return fdFile{fd: fd, raw: o.RawSyscalls} }
+
+func fdID(fd int) (FileID, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return FileID{}, err
+	}
+	return statID(&st), nil
+}
+
+// statID is a file's identity; anything but a regular file gets none, so
+// a symlink or device given the freed inode number of a removed data
+// file never passes for it.
+func statID(st *unix.Stat_t) FileID {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return FileID{}
+	}
+	return FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+}
+
+// Remove deletes a file iobench created, if the name still leads to it
+// (a symlink has an inode of its own, so it never matches). Between the
+// check and the unlink another process could still swap the name; what it
+// would lose is that name, in a directory iobench writes benchmark data to.
+func (o OSFS) Remove(name string, id FileID) error {
+	path := o.Path(name)
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return &os.PathError{Op: "remove", Path: path, Err: err}
+	}
+	if got := statID(&st); got != id || id == (FileID{}) {
+		now := "another file (" + got.String() + ")"
+		if st.Mode&unix.S_IFMT != unix.S_IFREG {
+			now = "not a regular file (a symlink, directory or device)"
+		}
+		return &ReplacedError{Path: path, Want: id, Now: now}
+	}
+	if err := unix.Unlink(path); err != nil {
+		return &os.PathError{Op: "remove", Path: path, Err: err}
+	}
+	return nil
+}
 
 // Sync flushes the target file system (syncfs) or all of them (sync).
 func (o OSFS) Sync(mode SyncMode) error {
@@ -104,14 +212,19 @@ func (o OSFS) Sync(mode SyncMode) error {
 
 // DropCache fsyncs the file and asks the kernel to drop its cached pages;
 // DropCaches also drops the whole page cache (root only).
-func (o OSFS) DropCache(name string, mode DropMode) error {
-	if err := fadviseDontNeed(o.Path(name)); err != nil {
+func (o OSFS) DropCache(name string, id FileID, mode DropMode) error {
+	fd, err := o.openExisting(name, id, unix.O_RDONLY, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := fadviseDontNeed(fd, o.Path(name)); err != nil {
 		return err
 	}
 	if mode != DropCaches {
 		return nil
 	}
-	err := os.WriteFile("/proc/sys/vm/drop_caches", []byte("1\n"), 0)
+	err = os.WriteFile("/proc/sys/vm/drop_caches", []byte("1\n"), 0)
 	if err != nil {
 		return &os.PathError{Op: "drop caches (needs root; use --drop-caches only as root)", Path: "/proc/sys/vm/drop_caches", Err: err}
 	}
@@ -119,20 +232,34 @@ func (o OSFS) DropCache(name string, mode DropMode) error {
 }
 
 // fdFile is a raw descriptor: no buffering, no Go runtime poller.
-type fdFile int
+type fdFile struct {
+	fd  int
+	raw bool
+}
 
-// Write and Read call the kernel without the runtime's syscall bookkeeping
-// (entersyscall/exitsyscall). That bookkeeping cost about 200 ns per call
-// here, 13% of a 1 KiB write to tmpfs, and would show as the tool's
-// overhead in the figure (scripts/compare-c.sh). The cost: this goroutine
-// holds its P while the kernel works. main keeps GOMAXPROCS >= 2 so the
-// signal goroutine has a P of its own, but a garbage collection that must
-// stop the world waits for the write to return; so a write blocked in the
-// kernel delays Ctrl-C until it returns (as a write in D state would).
-func (f fdFile) Write(p []byte) (int, error) { return rawIO(unix.SYS_WRITE, int(f), p) }
-func (f fdFile) Read(p []byte) (int, error)  { return rawIO(unix.SYS_READ, int(f), p) }
-func (f fdFile) Fsync() error                { return retryEINTR(func() error { return unix.Fsync(int(f)) }) }
-func (f fdFile) Close() error                { return unix.Close(int(f)) }
+// With raw set, Write and Read call the kernel without the runtime's
+// syscall bookkeeping (entersyscall/exitsyscall). That bookkeeping cost
+// about 200 ns per call here, 13% of a 1 KiB write to tmpfs, and would
+// show as the tool's overhead in the figure (scripts/compare-c.sh). The
+// cost: this goroutine holds its P while the kernel works, and a garbage
+// collection that must stop the world waits for the call to return; so
+// OSFS sets raw only on local and memory file systems.
+func (f fdFile) Write(p []byte) (int, error) {
+	if f.raw {
+		return rawIO(unix.SYS_WRITE, f.fd, p)
+	}
+	return unix.Write(f.fd, p)
+}
+
+func (f fdFile) Read(p []byte) (int, error) {
+	if f.raw {
+		return rawIO(unix.SYS_READ, f.fd, p)
+	}
+	return unix.Read(f.fd, p)
+}
+
+func (f fdFile) Fsync() error { return retryEINTR(func() error { return unix.Fsync(f.fd) }) }
+func (f fdFile) Close() error { return unix.Close(f.fd) }
 
 func retryEINTR(op func() error) error {
 	for {

@@ -22,12 +22,7 @@ func syncFS(dir string) error {
 	return nil
 }
 
-func fadviseDontNeed(path string) error {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return &os.PathError{Op: "open to drop cache", Path: path, Err: err}
-	}
-	defer unix.Close(fd)
+func fadviseDontNeed(fd int, path string) error {
 	if err := retryEINTR(func() error { return unix.Fsync(fd) }); err != nil {
 		return &os.PathError{Op: "fsync", Path: path, Err: err}
 	}

@@ -17,6 +17,6 @@ func syncFS(string) error {
 	return nil
 }
 
-func fadviseDontNeed(string) error {
+func fadviseDontNeed(int, string) error {
 	return fmt.Errorf("dropping a file's cached pages is not supported on %s", runtime.GOOS)
 }

@@ -15,68 +15,101 @@ import (
 type memFS struct {
 	mu      sync.Mutex
 	files   map[string][]byte
+	ids     map[string]FileID // identity of each name's file
+	nextIno uint64
 	closed  map[string][]byte // contents at close, by name
 	written int64             // bytes accepted over all files
 
-	shortEvery int         // every n-th write accepts half
-	eintrEvery int         // every n-th write returns EINTR first
-	failAfter  int64       // fail writes once this many bytes were accepted
-	failErr    error       // error for failAfter
-	fsyncErr   error       // error from Fsync
+	shortEvery int   // every n-th write accepts half
+	eintrEvery int   // every n-th write returns EINTR first
+	failAfter  int64 // fail writes once this many bytes were accepted
+	failErr    error // error for failAfter
+	fsyncErr   error // error from Fsync
+	removeErr  error // error from Remove, from the removeFrom-th call on
+	removeFrom int
+	removes    int
 	onWrite    func(int64) // called with total bytes written so far
 	corrupt    bool        // flip a byte on every read
 	calls      int
 }
 
 func newMemFS() *memFS {
-	return &memFS{files: map[string][]byte{}, closed: map[string][]byte{}}
+	return &memFS{files: map[string][]byte{}, ids: map[string]FileID{}, closed: map[string][]byte{}}
 }
 
-func (m *memFS) Create(name string, _ bool) (File, error) {
+// replace puts another file under name, as a process swapping a user's
+// file in would; its contents are user.
+func (m *memFS) replace(name string, user []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.nextIno++
+	m.files[name], m.ids[name] = user, FileID{Dev: 1, Ino: 1000 + m.nextIno}
+}
+
+// check fails unless name exists and still is the file id.
+func (m *memFS) check(name string, id FileID) error {
+	if _, ok := m.files[name]; !ok {
+		return &os.PathError{Op: "open", Path: name, Err: unix.ENOENT}
+	}
+	if got := m.ids[name]; got != id {
+		return &ReplacedError{Path: name, Want: id, Now: "another file (" + got.String() + ")"}
+	}
+	return nil
+}
+
+func (m *memFS) Create(name string, _ bool) (File, FileID, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.files[name]; ok {
-		return nil, &os.PathError{Op: "open", Path: name, Err: unix.EEXIST}
+		return nil, FileID{}, &os.PathError{Op: "open", Path: name, Err: unix.EEXIST}
 	}
-	m.files[name] = []byte{}
-	return &memFile{fs: m, name: name}, nil
+	m.nextIno++
+	m.files[name], m.ids[name] = []byte{}, FileID{Dev: 1, Ino: m.nextIno}
+	return &memFile{fs: m, name: name}, m.ids[name], nil
 }
 
-func (m *memFS) OpenWrite(name string, _ bool, offset int64) (File, error) {
+func (m *memFS) OpenWrite(name string, id FileID, _ bool, offset int64) (File, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.files[name]; !ok {
-		return nil, &os.PathError{Op: "open", Path: name, Err: unix.ENOENT}
+	if err := m.check(name, id); err != nil {
+		return nil, err
 	}
 	return &memFile{fs: m, name: name, pos: offset}, nil
 }
 
-func (m *memFS) Open(name string, _ bool) (File, error) {
+func (m *memFS) Open(name string, id FileID, _ bool) (File, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b, ok := m.files[name]
-	if !ok {
-		return nil, &os.PathError{Op: "open", Path: name, Err: unix.ENOENT}
+	if err := m.check(name, id); err != nil {
+		return nil, err
 	}
-	data := bytes.Clone(b)
+	data := bytes.Clone(m.files[name])
 	if m.corrupt && len(data) > 10 {
 		data[10] ^= 0x01
 	}
 	return &memFile{fs: m, name: name, r: bytes.NewReader(data)}, nil
 }
 
-func (m *memFS) Remove(name string) error {
+func (m *memFS) Remove(name string, id FileID) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.files[name]; !ok {
-		return &os.PathError{Op: "remove", Path: name, Err: unix.ENOENT}
+	if m.removes++; m.removeErr != nil && m.removes >= m.removeFrom {
+		return &os.PathError{Op: "remove", Path: name, Err: m.removeErr}
+	}
+	if err := m.check(name, id); err != nil {
+		return err
 	}
 	delete(m.files, name)
+	delete(m.ids, name)
 	return nil
 }
 
-func (m *memFS) Sync(SyncMode) error              { return nil }
-func (m *memFS) DropCache(string, DropMode) error { return nil }
+func (m *memFS) Sync(SyncMode) error { return nil }
+func (m *memFS) DropCache(name string, id FileID, _ DropMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.check(name, id)
+}
 
 func (m *memFS) names() []string {
 	m.mu.Lock()

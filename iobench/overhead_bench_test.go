@@ -21,7 +21,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 	c := DefaultConfig()
 	c.Dir, c.Count, c.Sizes, c.Sync, c.Warmup = dir, 8<<20, []int64{1024}, SyncNone, true
 	for i := 0; i < b.N; i++ {
-		r := &Runner{Config: c, FS: OSFS{Dir: dir}}
+		r := &Runner{Config: c, FS: OSFS{Dir: dir, RawSyscalls: true}}
 		res, err := r.Run(context.Background())
 		if err != nil {
 			b.Fatal(err)
@@ -35,7 +35,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 }
 
 func bareLoop(b *testing.B, dir string, c Config) float64 {
-	src, err := newSource(c)
+	src, err := newSource(c, func() bool { return false }, func(int64) {})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func bareLoop(b *testing.B, dir string, c Config) float64 {
 	var rate float64
 	for pass := 0; pass < 2; pass++ { // the first pass is the warm-up
 		start := time.Now()
-		f, err := OSFS{Dir: dir}.Create(filepath.Base(path), false)
+		f, _, err := OSFS{Dir: dir, RawSyscalls: true}.Create(filepath.Base(path), false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -31,7 +31,14 @@ func (c Config) windowPeriod() int64 {
 	return c.MaxSize() / c.ElemSize() * int64(c.Stride)
 }
 
-func newSource(c Config) (*source, error) {
+// fillChunk is how much of the source is filled between checks for an
+// interrupt: about 10 ms of work, so Ctrl-C answers at once even while a
+// 2 GB array fills.
+const fillChunk = 16 << 20
+
+// newSource allocates and fills the source, stopping with ErrInterrupted
+// once stop reports true, and telling progress the bytes filled so far.
+func newSource(c Config, stop func() bool, progress func(int64)) (*source, error) {
 	s := &source{elem: c.ElemSize(), stride: int64(c.Stride)}
 	if c.Source == SourceWindow {
 		s.period = c.windowPeriod()
@@ -41,14 +48,35 @@ func newSource(c Config) (*source, error) {
 		return nil, fmt.Errorf("allocating the %d-byte %s source: %w", c.SourceBytes(), c.Source, err)
 	}
 	s.data = data
-	if s.period == 0 {
-		convert.Fill(s.data, c.Type, 0)
-		return s, nil
+	parts := [][]byte{s.data}
+	if s.period > 0 {
+		half := s.period * s.elem
+		parts = [][]byte{s.data[:half], s.data[half:]}
 	}
-	half := s.period * s.elem
-	convert.Fill(s.data[:half], c.Type, 0)
-	convert.Fill(s.data[half:], c.Type, 0)
+	var done int64
+	for _, p := range parts {
+		if err := fillStoppable(p, c.Type, s.elem, stop, func(n int64) { progress(done + n) }); err != nil {
+			s.free()
+			return nil, err
+		}
+		done += int64(len(p))
+	}
+	progress(0)
 	return s, nil
+}
+
+// fillStoppable is convert.Fill of values 0, 1, ... in fillChunk pieces.
+func fillStoppable(dst []byte, t convert.Type, elem int64, stop func() bool, progress func(int64)) error {
+	chunk := fillChunk / elem * elem
+	for off := int64(0); off < int64(len(dst)); off += chunk {
+		if stop() {
+			return ErrInterrupted
+		}
+		end := min(off+chunk, int64(len(dst)))
+		convert.Fill(dst[off:end], t, off/elem)
+		progress(end)
+	}
+	return nil
 }
 
 // region is the source bytes behind output elements [first, first+n).

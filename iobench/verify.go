@@ -27,7 +27,7 @@ const verifyChunk = 1 << 20
 // verify reads the file back, outside the timing, and checks every element
 // against the expected value in the file's type and byte order.
 func (r *Runner) verify(name string, run Run) error {
-	f, err := r.FS.Open(name, false)
+	f, err := r.FS.Open(name, r.id(name), false)
 	if err != nil {
 		return wrapOp("open for verify", err)
 	}

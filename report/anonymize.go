@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/iobench"
 )
 
 // Placeholders Anonymize puts in place of what identifies a site.
@@ -46,6 +47,10 @@ func Anonymize(r *Report, user string) *Report {
 	out.FS.MountOptions = a.options(r.FS.MountOptions)
 	out.FS.SuperOptions = a.options(r.FS.SuperOptions)
 	out.KeptFile = a.text(r.KeptFile)
+	out.LeftFiles = nil
+	for _, l := range r.LeftFiles {
+		out.LeftFiles = append(out.LeftFiles, iobench.LeftFile{Path: a.text(l.Path), Err: a.text(l.Err)})
+	}
 	out.Warnings = a.texts(r.Warnings)
 	out.Error = a.text(r.Error)
 	out.Config.ProfileWhy = a.text(r.Config.ProfileWhy)

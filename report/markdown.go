@@ -116,6 +116,9 @@ func planPairs(r *Report) [][2]string {
 	if r.KeptFile != "" {
 		pairs = append(pairs, [2]string{"kept file", r.KeptFile})
 	}
+	for _, l := range r.LeftFiles {
+		pairs = append(pairs, [2]string{"left behind", l.Path + " (" + l.Err + ")"})
+	}
 	return pairs
 }
 

@@ -44,6 +44,7 @@ type Report struct {
 	Recommendation  *advice.Recommendation `json:"recommendation,omitempty"`
 	MPI             *MPI                   `json:"mpi,omitempty"`
 	KeptFile        string                 `json:"kept_file,omitempty"`
+	LeftFiles       []iobench.LeftFile     `json:"left_files,omitempty"` // data files that could not be removed
 	Warnings        []string               `json:"warnings"`
 	Incomplete      bool                   `json:"incomplete"`
 	Error           string                 `json:"error,omitempty"`
@@ -129,6 +130,7 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 func (r *Report) Summarize(res *iobench.Result) {
 	r.WarmupRan = res.WarmupRan
 	r.KeptFile = res.KeptFile
+	r.LeftFiles = res.LeftFiles
 	r.Incomplete = res.Incomplete
 	r.Results = iobench.Summarize(res)
 	if res.Adaptive != nil {

@@ -181,6 +181,9 @@ func (p *printer) textBody(r *Report) {
 	if r.KeptFile != "" {
 		p.f("kept data file: %s\n", r.KeptFile)
 	}
+	for _, l := range r.LeftFiles {
+		p.f("LEFT BEHIND: %s (could not remove it: %s)\n", l.Path, l.Err)
+	}
 	for _, warn := range r.Warnings {
 		p.f("warning: %s\n", warn)
 	}
