@@ -47,19 +47,35 @@ func analyzeReporter(format string) (report.Reporter, error) {
 	return nil, usagef("--format: unknown format %q for analyze (valid: text, json, csv, markdown)", format)
 }
 
-func analyzeOne(c *cli.Context, path string, reporter report.Reporter) error {
+// loadInput is the one reader of analyze, plot and compare: a bounded,
+// validated parse of iobench JSON or CSV or the reference program's
+// output, summarized as a sweep is, so every command sees the same rows,
+// knee and warnings.
+func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 	in, err := analyze.ParseFile(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rep := in.Report
 	if c.IsSet("knee-fraction") || rep.Config.KneeFraction == 0 {
 		rep.Config.KneeFraction = c.Float64("knee-fraction")
 	}
+	if rep.Config.KneeFraction == 0 {
+		rep.Config.KneeFraction = knee.DefaultFraction
+	}
 	rep.Summarize(in.Result())
 	for _, n := range in.Notes {
 		rep.Warnings = append(rep.Warnings, in.Name+": "+n)
 	}
+	return in, nil
+}
+
+func analyzeOne(c *cli.Context, path string, reporter report.Reporter) error {
+	in, err := loadInput(c, path)
+	if err != nil {
+		return err
+	}
+	rep := in.Report
 	if c.String("format") == "text" {
 		if err := originalTable(c.App.Writer, in); err != nil {
 			return err

@@ -417,3 +417,25 @@ func TestDecimalSizeUnitsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// plot and compare read through analyze's validated reader: a row it
+// rejects fails them too, naming the file and line.
+func TestPlotAndCompareRejectWhatAnalyzeRejects(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	csv := "mode,write_size,round,seconds,bytes\nwrite,4096,1,0.5,1048576\nwrite,-4096,1,0.5,1048576\n"
+	if err := os.WriteFile(bad, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "bad.csv:3: write_size"
+	for _, args := range [][]string{
+		{"analyze", bad},
+		{"compare", bad, bad},
+		{"plot", "-o", filepath.Join(dir, "p.svg"), bad},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", args, code, errOut, want)
+		}
+	}
+}

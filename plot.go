@@ -22,11 +22,11 @@ func readRuns(c *cli.Context) ([]report.Run, error) {
 	}
 	var runs []report.Run
 	for _, p := range c.Args().Slice() {
-		r, err := report.ReadJSONFile(p)
+		in, err := loadInput(c, p)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, report.Run{Name: filepath.Base(p), Report: r})
+		runs = append(runs, report.Run{Name: filepath.Base(in.Name), Report: in.Report})
 	}
 	return runs, nil
 }

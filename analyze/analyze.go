@@ -23,6 +23,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
@@ -121,26 +122,59 @@ const maxMiBPerSec = 1e9
 // to CSV and text files.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// ParseFile parses the file at path; "-" reads standard input.
+// MaxInputBytes bounds what Parse reads. The largest report iobench
+// writes (64 adaptive rounds of 24 sizes, both directions, under MPI) is a
+// few MiB; more is not a report, and reading on would only exhaust memory.
+const MaxInputBytes = 64 << 20
+
+// ParseFile parses the file at path; "-" reads standard input. Only a
+// regular file is read: a FIFO could block for ever and a device
+// (/dev/zero) never ends. The file is opened without blocking, so a FIFO
+// with no writer is refused rather than waited for.
 func ParseFile(path string) (*Input, error) {
 	if path == "-" {
 		return Parse("stdin", os.Stdin)
 	}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not a regular file (%s); give a report file, or - to read standard input", kindOf(st.Mode()))}
+	}
 	return Parse(path, f)
+}
+
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
 }
 
 // Parse reads one file, detects its format from the content and converts
 // it. name is used in errors and Input.Name. Errors about the content are
-// *ParseError; a failing reader's error is wrapped.
+// *ParseError; a failing reader's error is wrapped. At most MaxInputBytes
+// are read.
 func Parse(name string, r io.Reader) (*Input, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %s: %w", name, err)
+	}
+	if len(data) > MaxInputBytes {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("larger than %d MiB: not an iobench report (JSON or CSV) or the reference program's output", MaxInputBytes>>20)}
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	format, err := detect(name, data)

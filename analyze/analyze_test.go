@@ -1,11 +1,15 @@
 package analyze_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -117,3 +121,41 @@ func TestResult(t *testing.T) {
 		})
 	}
 }
+
+// Only regular files are read, a FIFO without a writer is refused rather
+// than waited for, and endless or huge input stops at MaxInputBytes.
+func TestParseFileRefusesWhatIsNotAReport(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, bytes.Repeat([]byte(" "), analyze.MaxInputBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fifo:        "not a regular file (a FIFO)",
+		"/dev/zero": "not a regular file (a device)",
+		dir:         "not a regular file (a directory)",
+		huge:        "larger than 64 MiB: not an iobench report",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := analyze.ParseFile(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: err = %v, want %q", path, err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: ParseFile blocked", path)
+		}
+	}
+	if _, err := analyze.Parse("zero", io.LimitReader(zeros{}, 1<<40)); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") {
+		t.Errorf("endless input: err = %v", err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }

@@ -244,6 +244,10 @@ func (p *csvParser) throughput(rec []string, s *iobench.Sample) error {
 func (p *csvParser) fillThroughput(s *iobench.Sample, sec float64, hasSec bool, rate float64, hasRate bool, bytes int64) error {
 	hasBytes := bytes >= 0
 	switch {
+	case hasSec && sec <= 0:
+		return fmt.Errorf("seconds: %g is not a positive duration: no run takes no time", sec)
+	case hasBytes && bytes == 0:
+		return errors.New("bytes: 0: a run that wrote nothing has no throughput")
 	case hasSec && hasBytes:
 		s.Seconds, s.Bytes = sec, bytes
 		if hasRate && !agree(s.MiBPerSec(), rate) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // WriteNewFile writes the report to path atomically: a temp file in the
@@ -22,7 +23,12 @@ func writeNewFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("--output: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	err = write(tmp)
+	// CreateTemp makes the file 0600; a report is for colleagues too, so
+	// give it the mode a plain create would (0666 less the umask).
+	err = tmp.Chmod(0o666 &^ umask())
+	if err == nil {
+		err = write(tmp)
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -46,4 +52,12 @@ func linkNoReplace(from, to string) error {
 		return fmt.Errorf("--output: %w", err)
 	}
 	return nil
+}
+
+// umask reads the process's file mode mask, which can only be read by
+// setting it; set it straight back.
+func umask() os.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return os.FileMode(m)
 }
