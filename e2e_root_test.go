@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,5 +84,45 @@ func TestSweepOnTmpfsWarnsItMeasuresMemory(t *testing.T) {
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// A data file that cannot be removed (here: the directory made immutable
+// mid-run, which stops even root from unlinking) is named on stderr and
+// in left_files[], and the run exits 1 with what it measured.
+func TestLeftoverIsNamedAndFailsTheRun(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root for chattr +i")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i not supported here: %v: %s", err, out)
+	}
+	exec.Command("chattr", "-i", dir).Run()
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	r := startSweep(t, dir, 200, 1, "--format", "json")
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Fatalf("chattr +i: %v: %s", err, out)
+	}
+	code := r.wait()
+	exec.Command("chattr", "-i", dir).Run()
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	var doc struct {
+		LeftFiles []struct{ Path, Error string } `json:"left_files"`
+		Results   []struct{}                     `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(r.out.String()), &doc); err != nil {
+		t.Fatalf("no JSON report: %v\n%s", err, r.out.String())
+	}
+	left := dirEntries(t, dir)
+	if len(doc.LeftFiles) == 0 || len(doc.LeftFiles) != len(left) || len(doc.Results) == 0 {
+		t.Fatalf("left_files %+v, files in the directory %v, %d result rows", doc.LeftFiles, left, len(doc.Results))
+	}
+	for _, l := range doc.LeftFiles {
+		if filepath.Dir(l.Path) != dir || !strings.Contains(l.Error, "operation not permitted") {
+			t.Errorf("left file %+v: want a path in %s and the cause", l, dir)
+		}
 	}
 }
