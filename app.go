@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -60,19 +61,33 @@ func flagsFirst(args []string) []string {
 	return out
 }
 
+// printVersion is --version: version, VCS revision and Go version, the
+// three things a bug report needs.
+func printVersion(c *cli.Context) {
+	t := toolInfo()
+	rev := t.Revision
+	if rev == "" {
+		rev = "unknown (built outside a git checkout, or with -buildvcs=false)"
+	} else if buildSetting("vcs.modified") == "true" {
+		rev += " (with uncommitted changes)"
+	}
+	fmt.Fprintf(c.App.Writer, "iobench %s\nrevision: %s\ngo: %s\n", t.Version, rev, t.GoVersion)
+}
+
 func newApp(stdout, stderr io.Writer) *cli.App {
+	cli.VersionPrinter = printVersion
 	onUsage := func(_ *cli.Context, err error, _ bool) error { return asUsage(err) }
 	return &cli.App{
-		Name:            "iobench",
-		Usage:           "measure write throughput by write(2) size, find the knee, recommend a buffer size",
-		Version:         version,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		Flags:           sweepFlags(),
-		Action:          sweepAction,
-		OnUsageError:    onUsage,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		HideHelpCommand: true,
+		Name:                 "iobench",
+		Usage:                "measure write throughput by write(2) size, find the knee, recommend a buffer size",
+		Version:              version,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		Flags:                sweepFlags(),
+		Action:               sweepAction,
+		OnUsageError:         onUsage,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		EnableBashCompletion: true,
 		Commands: []*cli.Command{
 			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
 			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE...", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
@@ -80,21 +95,27 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{Name: "compare", Usage: "one table of saved JSON reports, with ratios against the first", ArgsUsage: "REPORT.json...", Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
+			completionCommand(onUsage),
+			manCommand(onUsage),
 		},
 	}
 }
 
 // toolInfo names this build, with its VCS revision when Go recorded one.
 func toolInfo() report.Tool {
-	t := report.Tool{Name: "iobench", Version: version, GoVersion: runtime.Version()}
+	return report.Tool{Name: "iobench", Version: version, GoVersion: runtime.Version(), Revision: buildSetting("vcs.revision")}
+}
+
+// buildSetting is one setting Go recorded in the binary, "" if none.
+func buildSetting(key string) string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				t.Revision = s.Value
+			if s.Key == key {
+				return s.Value
 			}
 		}
 	}
-	return t
+	return ""
 }
 
 func profilesAction(c *cli.Context) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -437,5 +438,39 @@ func TestPlotAndCompareRejectWhatAnalyzeRejects(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, want) {
 			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", args, code, errOut, want)
 		}
+	}
+}
+
+// help, --version, shell completion and the man page, from urfave/cli's
+// own generators.
+func TestHelpVersionCompletionMan(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"help", "sweep"}, []string{"iobench sweep", "--dir", "--time-budget"}},
+		{[]string{"--version"}, []string{"iobench " + version, "revision: ", "go: " + runtime.Version()}},
+		{[]string{"completion", "bash"}, []string{"PROG=iobench", "--generate-bash-completion", "complete -o bashdefault"}},
+		{[]string{"completion", "zsh"}, []string{"#compdef iobench", "compdef _cli_zsh_autocomplete iobench"}},
+		{[]string{"completion", "fish"}, []string{"complete -c iobench", "sweep"}},
+		{[]string{"man"}, []string{".TH iobench 1", "sweep"}},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(t, tt.args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%.400s", tt.args, w, out)
+			}
+		}
+	}
+	// The scripts ask the binary itself for candidates.
+	if r := runBinary(t, "--generate-bash-completion"); !strings.Contains(r.stdout, "completion\n") || !strings.Contains(r.stdout, "sweep\n") {
+		t.Errorf("--generate-bash-completion lists %q; want the commands", r.stdout)
+	}
+	if _, errOut, code := runCLI(t, "completion", "tcsh"); code != 2 || !strings.Contains(errOut, `unknown shell "tcsh"`) {
+		t.Errorf("completion tcsh: exit %d, %q; want 2 and the valid shells", code, errOut)
 	}
 }
