@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -301,5 +302,67 @@ func TestInterruptWhileTheArrayFills(t *testing.T) {
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left: %v", left)
+	}
+}
+
+// The reference program shipped in testdata/, built small (2e6 doubles),
+// run, and read by analyze: its "bs" counts doubles and its "MiB/s" is
+// Mi-doubles per second, so each row becomes 8*bs bytes at 8x the figure.
+func TestReferenceProgramThroughAnalyze(t *testing.T) {
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed (apt-get install gcc)")
+	}
+	src, err := os.ReadFile("testdata/pr91030-bench.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := bytes.Replace(src, []byte("#define N 250000000\n"), []byte("#define N 2000000\n"), 1)
+	if bytes.Equal(small, src) {
+		t.Fatal("testdata/pr91030-bench.c no longer defines N 250000000")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bench.c"), small, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-O2", "-o", filepath.Join(dir, "bench"), filepath.Join(dir, "bench.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	run := exec.Command(filepath.Join(dir, "bench"))
+	run.Dir = dir
+	text, err := run.Output()
+	if err != nil {
+		t.Fatalf("reference program: %v", err)
+	}
+	textPath := filepath.Join(dir, "ref.txt")
+	if err := os.WriteFile(textPath, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, "analyze", "--format", "json", textPath)
+	if r.code != 0 {
+		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
+	}
+	doc := decodeJSON(t, r.stdout)
+	var printed []float64
+	for _, line := range strings.Split(string(text), "\n") {
+		var bs int64
+		var mibps float64
+		if n, _ := fmt.Sscanf(line, "bs = %d, %f MiB/s", &bs, &mibps); n == 2 {
+			printed = append(printed, mibps)
+		}
+	}
+	if len(doc.Results) != len(printed) || len(printed) != 17 {
+		t.Fatalf("%d rows analyzed, %d printed; want 17 (bs 2^10 .. 2^26 doubles)", len(doc.Results), len(printed))
+	}
+	for i, row := range doc.Results {
+		if want := int64(1024*8) << i; row.WriteSize != want {
+			t.Errorf("row %d: write_size %d, want %d (8 x bs)", i, row.WriteSize, want)
+		}
+		if want := 8 * printed[i]; math.Abs(row.MiBPerSec-want) > 0.01*want+0.1 {
+			t.Errorf("row %d: %.2f MiB/s, want 8 x the printed %.2f", i, row.MiBPerSec, printed[i])
+		}
+	}
+	if left := dirEntries(t, dir); len(left) != 3 { // bench.c, bench, ref.txt and nothing else
+		t.Errorf("files after the reference ran: %v (it should remove out.dat)", left)
 	}
 }

@@ -8,7 +8,7 @@
 #
 # Usage, from the repository root: sh analyze/testdata/make-pr91030.sh
 set -eu
-src=${REFERENCE:-/work/shared/reference/pr91030-bench.c}
+src=${REFERENCE:-testdata/pr91030-bench.c}
 out=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
