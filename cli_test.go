@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 )
 
 // runCLI runs the command in-process and returns stdout, stderr and the
@@ -472,5 +473,59 @@ func TestHelpVersionCompletionMan(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "completion", "tcsh"); code != 2 || !strings.Contains(errOut, `unknown shell "tcsh"`) {
 		t.Errorf("completion tcsh: exit %d, %q; want 2 and the valid shells", code, errOut)
+	}
+}
+
+// --dry-run prints the plan and writes nothing; with --seed its round 1
+// is the order the real sweep then runs.
+func TestDryRunPrintsThePlanTheSweepRuns(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir, "--dry-run", "--repeat", "2", "--seed", "7")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"dry run: nothing is written", "plan: 11 write sizes (1 KiB to 1 MiB) x 4.0 MiB per run (4194304 bytes), 2 rounds: 22 runs, 88 MiB written to"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("a dry run wrote %v", left)
+	}
+	var planned string
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "round 1:  "); ok {
+			planned = rest
+		}
+	}
+	jsonOut, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "--repeat", "2", "--seed", "7")...)
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "iobench: plan: 11 write sizes") {
+		t.Errorf("no plan line before the first run:\n%s", errOut)
+	}
+	var doc struct {
+		Results []struct {
+			Samples []struct {
+				WriteSize int64 `json:"write_size"`
+				Round     int   `json:"round"`
+				Seq       int   `json:"seq"`
+			} `json:"samples"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ran := make([]string, 11)
+	for _, r := range doc.Results {
+		for _, s := range r.Samples {
+			if s.Round == 1 {
+				ran[s.Seq-1] = "write " + knee.FormatSize(s.WriteSize)
+			}
+		}
+	}
+	if got := strings.Join(ran, ", "); got != planned {
+		t.Errorf("round 1 ran\n  %s\nthe dry run planned\n  %s", got, planned)
 	}
 }

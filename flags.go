@@ -50,6 +50,7 @@ func sweepFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (sizes, rounds, bytes, order, profile and why) and exit without I/O"},
 		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
 		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file (default: a file per rank)"},
 		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks", DefaultText: "off: per rank, as IOR's block size"},

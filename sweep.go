@@ -32,6 +32,7 @@ type sweepJob struct {
 	stdout         io.Writer
 	stderr         io.Writer
 	progress       bool
+	dryRun         bool
 	fraction       float64
 	profile        string
 	profileWhy     string
@@ -69,7 +70,7 @@ func newSweepJob(c *cli.Context) (*sweepJob, error) {
 	j := &sweepJob{cfg: cfg, format: c.String("format"), output: c.String("output"),
 		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
 		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
-		anonymize: c.Bool("anonymize")}
+		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
 	if err := j.checkFlags(); err != nil {
 		return nil, err
 	}
@@ -216,10 +217,14 @@ func (j *sweepJob) run(ctx context.Context) error {
 	}
 	j.rep.Config = report.NewConfig(j.cfg, j.fraction)
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
+	if j.dryRun {
+		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)
+	}
 	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.profile, j.profileWhy)
 	if err := j.preflight(); err != nil {
 		return err
 	}
+	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.rep.FS.ResolvedDir))
 	j.rep.Warnings = append(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), launcherWarnings...)
 	if j.profileWarning != "" {
 		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)

@@ -214,7 +214,7 @@ func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
 	if n := len(samples); n > 0 {
 		overhead = max(0, a.log.SpentSeconds-timed) / float64(n)
 	}
-	dirs := float64(len(a.cfg.Mode.directions()))
+	dirs := float64(len(a.cfg.Mode.Directions()))
 	var cost float64
 	for _, size := range sizes {
 		cost += dirs * (longest(perSize[size]) + overhead)

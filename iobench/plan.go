@@ -36,7 +36,7 @@ func PlanRand(c Config) *rand.Rand {
 func RoundRuns(c Config, round int, sizes []int64, rng *rand.Rand, seq int) []Run {
 	var runs []Run
 	for _, size := range roundOrder(c.Order, sizes, rng) {
-		for _, m := range c.Mode.directions() {
+		for _, m := range c.Mode.Directions() {
 			runs = append(runs, Run{Mode: m, WriteSize: size, Round: round, Seq: seq + len(runs) + 1})
 		}
 	}
@@ -50,7 +50,7 @@ func (c Config) Runs() int {
 	if c.Auto {
 		rounds = MinAutoRounds
 	}
-	return rounds * len(c.Sizes) * len(c.Mode.directions())
+	return rounds * len(c.Sizes) * len(c.Mode.Directions())
 }
 
 func roundOrder(order Order, in []int64, rng *rand.Rand) []int64 {
@@ -65,7 +65,8 @@ func roundOrder(order Order, in []int64, rng *rand.Rand) []int64 {
 	return sizes
 }
 
-func (m Mode) directions() []Mode {
+// Directions are the run directions of a mode: both has write and read.
+func (m Mode) Directions() []Mode {
 	switch m {
 	case ModeRead:
 		return []Mode{ModeRead}
