@@ -92,6 +92,8 @@ type Runner struct {
 	mu       sync.Mutex
 	files    map[string]FileID // data files created and not yet removed
 	left     []LeftFile        // data files that could not be removed
+	creating sync.WaitGroup    // creates in the kernel, for Abandon
+	removing sync.WaitGroup    // removals under way, for Abandon
 	closed   bool              // RemoveFiles ran: create nothing more
 	kept     string
 	readFile string
@@ -541,6 +543,8 @@ func (r *Runner) createTracked(name string, direct bool) (File, error) {
 		return nil, ErrInterrupted
 	}
 	r.files[name] = inFlight
+	r.creating.Add(1)
+	defer r.creating.Done()
 	r.mu.Unlock()
 	f, id, err := r.FS.Create(name, direct)
 	r.mu.Lock()
@@ -582,13 +586,14 @@ func (r *Runner) forget(name string) {
 func (r *Runner) remove(name string) error {
 	r.mu.Lock()
 	id, held := r.files[name]
-	if held && id != inFlight {
-		delete(r.files, name)
-	}
-	r.mu.Unlock()
 	if !held || id == inFlight {
+		r.mu.Unlock()
 		return nil
 	}
+	delete(r.files, name)
+	r.removing.Add(1)
+	defer r.removing.Done()
+	r.mu.Unlock()
 	if err := r.removeUntracked(name, id); err != nil {
 		return fmt.Errorf("removing data file: %w", err)
 	}
@@ -634,6 +639,10 @@ func (r *Runner) removeAll(done func(name string)) {
 			delete(r.files, n)
 		}
 	}
+	if len(held) > 0 { // after Abandon took every file, none: no Add races its Wait
+		r.removing.Add(1)
+		defer r.removing.Done()
+	}
 	r.mu.Unlock()
 	for n, id := range held {
 		_ = r.removeUntracked(n, id)
@@ -663,6 +672,14 @@ func (r *Runner) Abandon(wait time.Duration) []string {
 			delete(pending, n)
 			mu.Unlock()
 		})
+		// A create in flight removes its own file once it returns (or
+		// records it as left), and the sweep's own teardown may be
+		// removing some: wait for those too.
+		r.creating.Wait()
+		r.removing.Wait()
+		mu.Lock()
+		clear(pending)
+		mu.Unlock()
 	}()
 	select {
 	case <-finished:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,7 +104,7 @@ func (c columns) head() []string {
 	if c.repeated {
 		h = append(h, "min-max MiB/s", "CV")
 	}
-	h = append(h, "calls", "% plateau")
+	h = append(h, "calls", "µs/call", "calls/s", "% plateau")
 	if c.convert {
 		h = append(h, "pack MiB/s")
 	}
@@ -129,11 +130,21 @@ func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
 		}
 		cells = append(cells, fmt.Sprintf("%.1f-%.1f", row.MinMiBPerSec, row.MaxMiBPerSec), cv)
 	}
-	cells = append(cells, itoa(row.WriteCalls), sharePct(plateauShare(row, k), k.Fraction))
+	us := callMicros(row)
+	cells = append(cells, itoa(row.WriteCalls), fmt.Sprintf("%.2f", us), fmt.Sprintf("%.0f", 1e6/us), sharePct(plateauShare(row, k), k.Fraction))
 	if c.convert {
 		cells = append(cells, fmt.Sprintf("%.0f", row.ConvertMiBPerSec))
 	}
 	return cells
+}
+
+// callMicros is the time of one call of the row's size at its median
+// throughput, in µs: what a runtime developer weighs a buffer against.
+func callMicros(row iobench.SizeResult) float64 {
+	if row.MiBPerSec <= 0 {
+		return math.Inf(1)
+	}
+	return float64(row.WriteSize) / (row.MiBPerSec * iobench.MiB) * 1e6
 }
 
 func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
