@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mountTmpfs mounts a small tmpfs for one test; it skips unless root and
@@ -87,25 +88,44 @@ func TestSweepOnTmpfsWarnsItMeasuresMemory(t *testing.T) {
 	}
 }
 
-// A data file that cannot be removed (here: the directory made immutable
-// mid-run, which stops even root from unlinking) is named on stderr and
-// in left_files[], and the run exits 1 with what it measured.
+// A data file that cannot be removed (here: made immutable mid-run, which
+// stops even root from writing or unlinking it) is named on stderr and in
+// left_files[], and the run exits 1 with what it measured.
 func TestLeftoverIsNamedAndFailsTheRun(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root for chattr +i")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+	probe := filepath.Join(dir, "probe")
+	if err := os.WriteFile(probe, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("chattr", "+i", probe).CombinedOutput(); err != nil {
 		t.Skipf("chattr +i not supported here: %v: %s", err, out)
 	}
-	exec.Command("chattr", "-i", dir).Run()
-	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	exec.Command("chattr", "-i", probe).Run()
+	os.Remove(probe)
+	var locked string
+	t.Cleanup(func() {
+		if locked != "" {
+			exec.Command("chattr", "-i", locked).Run()
+		}
+	})
 	r := startSweep(t, dir, 200, 1, "--format", "json")
-	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Fatalf("chattr +i: %v: %s", err, out)
+	// Lock whichever data file exists now; a run may end between the
+	// listing and chattr, so try the next one.
+	for deadline := time.Now().Add(10 * time.Second); locked == "" && time.Now().Before(deadline); {
+		for _, name := range dirEntries(t, dir) {
+			if exec.Command("chattr", "+i", filepath.Join(dir, name)).Run() == nil {
+				locked = filepath.Join(dir, name)
+				break
+			}
+		}
+	}
+	if locked == "" {
+		t.Fatal("never caught a data file to lock")
 	}
 	code := r.wait()
-	exec.Command("chattr", "-i", dir).Run()
 	if code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}
@@ -116,13 +136,14 @@ func TestLeftoverIsNamedAndFailsTheRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out.String()), &doc); err != nil {
 		t.Fatalf("no JSON report: %v\n%s", err, r.out.String())
 	}
+	exec.Command("chattr", "-i", locked).Run()
 	left := dirEntries(t, dir)
 	if len(doc.LeftFiles) == 0 || len(doc.LeftFiles) != len(left) || len(doc.Results) == 0 {
 		t.Fatalf("left_files %+v, files in the directory %v, %d result rows", doc.LeftFiles, left, len(doc.Results))
 	}
 	for _, l := range doc.LeftFiles {
-		if filepath.Dir(l.Path) != dir || !strings.Contains(l.Error, "operation not permitted") {
-			t.Errorf("left file %+v: want a path in %s and the cause", l, dir)
+		if l.Path != locked || !strings.Contains(l.Error, "operation not permitted") {
+			t.Errorf("left file %+v: want %s and the cause", l, locked)
 		}
 	}
 }
