@@ -316,8 +316,12 @@ func TestInfoWritesNothing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if doc := decodeJSON(t, out); doc.FS.BlockSize <= 0 {
+	doc := decodeJSON(t, out)
+	if doc.FS.BlockSize <= 0 {
 		t.Errorf("info JSON block_size = %d", doc.FS.BlockSize)
+	}
+	if len(doc.Command) == 0 || doc.Command[1] != "info" || strings.HasPrefix(doc.StartTime, "0001-") {
+		t.Errorf("info JSON command %q, start_time %q: want the command line and the time it ran", doc.Command, doc.StartTime)
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("info wrote %v", left)

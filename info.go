@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/urfave/cli/v2"
+	"time"
 
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/report"
@@ -23,7 +24,7 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep := &report.Report{Tool: toolInfo(), FS: info, Host: hostinfo.Read()}
+	rep := &report.Report{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), FS: info, Host: hostinfo.Read()}
 	switch c.String("format") {
 	case "text":
 		return report.TextHeader(c.App.Writer, rep)
