@@ -302,7 +302,7 @@ func (r *Runner) prepare(run Run) error {
 	r.setPhase(PhaseSync)
 	defer r.setPhase(PhaseIdle)
 	if err := r.FS.Sync(r.Config.Sync); err != nil {
-		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, err)
+		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, describedError{err})
 	}
 	if run.Mode == ModeWrite {
 		return r.PrepareShared()
@@ -595,7 +595,7 @@ func (r *Runner) remove(name string) error {
 	defer r.removing.Done()
 	r.mu.Unlock()
 	if err := r.removeUntracked(name, id); err != nil {
-		return fmt.Errorf("removing data file: %w", err)
+		return fmt.Errorf("removing data file: %w", describedError{err})
 	}
 	return nil
 }
@@ -610,7 +610,7 @@ func (r *Runner) removeUntracked(name string, id FileID) error {
 		return nil
 	}
 	r.mu.Lock()
-	r.left = append(r.left, LeftFile{Path: r.displayPath(name), Err: err.Error()})
+	r.left = append(r.left, LeftFile{Path: r.displayPath(name), Err: DescribePath(err)})
 	r.mu.Unlock()
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -141,5 +142,20 @@ func TestLeftFilesAreReported(t *testing.T) {
 		if f.Path == "" || f.Err == "" {
 			t.Errorf("left file %+v lacks a path or cause", f)
 		}
+	}
+}
+
+// Removal and sync failures name the call, the path and the errno.
+func TestDescribePathNamesTheErrno(t *testing.T) {
+	err := &os.PathError{Op: "remove", Path: "/x/d.dat", Err: syscall.EPERM}
+	if got, want := DescribePath(err), "remove /x/d.dat: operation not permitted (EPERM)"; got != want {
+		t.Errorf("DescribePath = %q, want %q", got, want)
+	}
+	wrapped := describedError{err}
+	if !errors.Is(wrapped, syscall.EPERM) || wrapped.Error() != DescribePath(err) {
+		t.Errorf("describedError %q loses the cause or the words", wrapped)
+	}
+	if got := DescribePath(&os.PathError{Op: "open", Path: "/x", Err: syscall.ENAMETOOLONG}); got != "open /x: file name too long for this file system (ENAMETOOLONG)" {
+		t.Errorf("ENAMETOOLONG: %q", got)
 	}
 }
