@@ -224,9 +224,9 @@ func (o OSFS) DropCache(name string, id FileID, mode DropMode) error {
 	if mode != DropCaches {
 		return nil
 	}
-	err = os.WriteFile("/proc/sys/vm/drop_caches", []byte("1\n"), 0)
+	err = os.WriteFile(dropCachesPath, []byte("1\n"), 0)
 	if err != nil {
-		return &os.PathError{Op: "drop caches (needs root; use --drop-caches only as root)", Path: "/proc/sys/vm/drop_caches", Err: err}
+		return &os.PathError{Op: "drop caches (needs root; use --drop-caches only as root)", Path: dropCachesPath, Err: err}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package iobench
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/dustin/go-humanize"
 	"golang.org/x/sys/unix"
@@ -42,6 +43,9 @@ func Preflight(c Config, fs fsinfo.Info, memAvailable uint64) error {
 	if err := unix.Access(fs.ResolvedDir, unix.W_OK); err != nil {
 		return fmt.Errorf("--dir: %q is not writable: %s", c.Dir, Describe(err))
 	}
+	if err := checkDropCaches(c); err != nil {
+		return err
+	}
 	need := c.SpaceNeeded(fs.TotalBytes)
 	if !c.Force && uint64(need) > fs.AvailBytes {
 		return fmt.Errorf("--dir: %q has %s available, the sweep needs %s (%d bytes: data plus a margin); free space, lower --count/--size, or pass --force",
@@ -77,4 +81,21 @@ func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
 		w = append(w, "no warm-up pass (--warmup=false): the first run may be several times slower than the rest")
 	}
 	return w
+}
+
+// dropCachesPath is the kernel's page cache switch (a variable for tests).
+var dropCachesPath = "/proc/sys/vm/drop_caches"
+
+// checkDropCaches fails before the first run, not at the first read run,
+// when --drop-caches cannot work: opening the switch for writing, without
+// writing, tells whether this process may use it.
+func checkDropCaches(c Config) error {
+	if c.Drop != DropCaches || c.Mode == ModeWrite {
+		return nil
+	}
+	f, err := os.OpenFile(dropCachesPath, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("--drop-caches: cannot write %s: %s; run as root, or leave out --drop-caches (the fadvise drop still applies)", dropCachesPath, DescribePath(err))
+	}
+	return f.Close()
 }

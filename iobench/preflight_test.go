@@ -34,3 +34,23 @@ func TestPreflight(t *testing.T) {
 		}
 	}
 }
+
+// --drop-caches that cannot work fails before the first run, naming the
+// switch and the errno; writes-only sweeps never touch it.
+func TestPreflightDropCachesNeedsTheSwitch(t *testing.T) {
+	dir := t.TempDir()
+	old := dropCachesPath
+	defer func() { dropCachesPath = old }()
+	dropCachesPath = dir + "/no-such-switch"
+	roomy := fsinfo.Info{ResolvedDir: dir, AvailBytes: 1 << 40, TotalBytes: 1 << 41, Type: "ext4"}
+	c := DefaultConfig()
+	c.Dir, c.Drop, c.Mode = dir, DropCaches, ModeBoth
+	err := Preflight(c, roomy, 16<<30)
+	if err == nil || !strings.Contains(err.Error(), "--drop-caches: cannot write "+dropCachesPath) || !strings.Contains(err.Error(), "(ENOENT)") {
+		t.Errorf("Preflight = %v, want the --drop-caches refusal with ENOENT", err)
+	}
+	c.Mode = ModeWrite
+	if err := Preflight(c, roomy, 16<<30); err != nil {
+		t.Errorf("write-only sweep: %v", err)
+	}
+}
