@@ -20,6 +20,9 @@ const version = "0.1.0"
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // the command line as given, for reports
+	if err := repeatedFlag(app, args); err != nil {
+		return err
+	}
 	return app.RunContext(ctx, flagsFirst(args))
 }
 

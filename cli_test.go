@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,9 +28,16 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// smallSweep is a quick sweep: 4 MiB of data, 1 KiB .. 1 MiB.
+// smallSweep is a quick sweep: 4 MiB of data, 1 KiB .. 1 MiB. A default
+// that extra gives again is left out: a flag may be given only once.
 func smallSweep(dir string, extra ...string) []string {
-	return append([]string{"sweep", "--dir", dir, "--size", "4MiB", "--max", "1MiB", "--sync", "none", "--no-progress"}, extra...)
+	args := []string{"sweep", "--dir", dir}
+	for _, d := range [][]string{{"--size", "4MiB"}, {"--max", "1MiB"}, {"--sync", "none"}, {"--no-progress"}} {
+		if !slices.Contains(extra, d[0]) {
+			args = append(args, d...)
+		}
+	}
+	return append(args, extra...)
 }
 
 func dirEntries(t *testing.T, dir string) []string {
@@ -291,6 +299,11 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{[]string{"--dir", dir, "--sizes", "4KiB,banana"}, `--sizes: "banana" is not a byte size`},
 		{[]string{"--dir", dir, "--repeat", "x"}, `--repeat: "x" is not a number of rounds or auto`},
 		{[]string{"--dir", dir, "--repeat", "autox"}, `--repeat: "autox" is not a number of rounds or auto`},
+		{[]string{"--dir", dir, "--count", "1_000"}, `--count: "1_000" is not a whole number like 250000000 or 2.5e8`},
+		{[]string{"--dir", dir, "--count", "0x1p10"}, `--count: "0x1p10" is not a whole number like 250000000 or 2.5e8`},
+		{[]string{"--dir", dir, "--profile", ""}, `--profile: "" is empty (valid: auto, ext4`},
+		{[]string{"--dir", dir, "--size", "1MiB", "--size=2MiB"}, `--size: given twice ("1MiB", then "2MiB"); give it once`},
+		{[]string{"--dir", dir, "--fsync", "--fsync=false"}, `--fsync: given twice ("true", then "false"); give it once`},
 		{[]string{"--dir", dir, "--repeat", "0"}, `--repeat: 0 must be at least 1 (or auto)`},
 		{[]string{"--dir", dir, "--repeat", "-3"}, `--repeat: -3 must be at least 1 (or auto)`},
 		{[]string{"--dir", dir, "--time-budget", "-1s"}, `--time-budget: "-1s" must be positive`},

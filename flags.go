@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -169,6 +170,8 @@ func parseCount(s string) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
+	case !countSyntax.MatchString(s): // ParseFloat takes 1_000, 0x1p10, Inf
+		return 0, fmt.Errorf("--count: %q is not a whole number like 250000000 or 2.5e8", s)
 	case err != nil && !errors.Is(err, strconv.ErrRange), f != math.Trunc(f):
 		return 0, fmt.Errorf("--count: %q is not a whole number like 250000000 or 2.5e8", s)
 	case f <= 0:
@@ -178,6 +181,10 @@ func parseCount(s string) (int64, error) {
 	}
 	return int64(f), nil
 }
+
+// countSyntax is what --count accepts: decimal digits, optionally in
+// scientific notation (2.5e8).
+var countSyntax = regexp.MustCompile(`^[+]?[0-9]+(\.[0-9]+)?([eE][+]?[0-9]+)?$`)
 
 // maxCount keeps --count and byte sizes far from int64 overflow when
 // multiplied by an element size or a stride.

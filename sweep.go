@@ -114,6 +114,9 @@ func (j *sweepJob) checkFlags() error {
 // applyProfile sets what the file system's profile sets, except the
 // flags given explicitly.
 func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
+	if c.IsSet("profile") && strings.TrimSpace(c.String("profile")) == "" {
+		return usagef("--profile: %q is empty (valid: %s)", c.String("profile"), strings.Join(profile.Names(), ", "))
+	}
 	p, why, err := profile.Resolve(c.String("profile"), info)
 	if err != nil {
 		return asUsage(err)

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// repeatedFlag refuses a flag given twice (`--size 1MiB ... --size 2MiB`):
+// urfave/cli would silently keep the last, and a sweep would then measure
+// something other than one of the values the user typed.
+func repeatedFlag(app *cli.App, args []string) error {
+	flags, rest := app.Flags, args[1:]
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		cmd := app.Command(rest[0])
+		if cmd == nil {
+			return nil // urfave/cli names the unknown command
+		}
+		flags, rest = cmd.Flags, rest[1:]
+	}
+	canonical, takesValue := map[string]string{}, map[string]bool{}
+	for _, f := range flags {
+		names := f.Names()
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range names {
+			canonical[n], takesValue[n] = names[0], !isBool
+		}
+	}
+	seen := map[string]string{}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		c, ok := canonical[name]
+		if !ok {
+			continue
+		}
+		switch {
+		case takesValue[name] && !hasValue && i+1 < len(rest):
+			i++
+			value = rest[i]
+		case !takesValue[name] && !hasValue:
+			value = "true"
+		}
+		if first, dup := seen[c]; dup {
+			return usagef("--%s: given twice (%q, then %q); give it once", c, first, value)
+		}
+		seen[c] = value
+	}
+	return nil
+}
