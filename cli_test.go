@@ -270,6 +270,11 @@ func TestBadInputIsAUsageError(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	loops := t.TempDir()
+	loop := filepath.Join(loops, "loop1")
+	if os.Symlink(filepath.Join(loops, "loop2"), loop) != nil || os.Symlink(loop, filepath.Join(loops, "loop2")) != nil {
+		t.Fatal("cannot make a symlink loop")
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -311,6 +316,8 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{[]string{"--dir", dir, "--time-budget", "10"}, `--time-budget: "10" is not a duration`},
 		{[]string{"--dir", dir, "--repeat", "3", "--time-budget", "1m"}, `--time-budget: 1m0s needs --repeat auto`},
 		{[]string{"--dir", dir, "--bogus"}, `bogus`},
+		{[]string{"--dir", strings.Repeat("a", 300)}, `the path, or a name in it, is longer than the file system allows (ENAMETOOLONG)`},
+		{[]string{"--dir", loop}, `leads into a loop of symbolic links (ELOOP)`},
 		{[]string{"--dir", dir, "stray"}, `unexpected argument "stray"`},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)

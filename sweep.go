@@ -156,10 +156,24 @@ func statDir(dir string) (fsinfo.Info, error) {
 	if errors.Is(err, unix.ENOTDIR) {
 		return info, usagef("--dir: %q is not a directory", dir)
 	}
+	if errors.Is(err, unix.ENAMETOOLONG) {
+		return info, usagef("--dir: %q: the path, or a name in it, is longer than the file system allows (ENAMETOOLONG)", shorten(dir))
+	}
+	if errors.Is(err, unix.ELOOP) || err != nil && strings.Contains(err.Error(), "too many links") { // EvalSymlinks' own words
+		return info, usagef("--dir: %q leads into a loop of symbolic links (ELOOP)", dir)
+	}
 	if err != nil {
 		return info, fmt.Errorf("--dir: %w", err)
 	}
 	return info, nil
+}
+
+// shorten keeps an over-long argument readable in a one-line error.
+func shorten(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return s[:40] + "..." + s[len(s)-20:]
 }
 
 // checkNewOutput refuses to overwrite a file iobench did not create.
