@@ -29,7 +29,7 @@ func isCSVHeader(s string) bool {
 }
 
 // metaColumns repeat, on every row, facts about the whole sweep.
-var metaColumns = []string{"fs_type", "block_size", "element_type", "convert", "fsync", "source"}
+var metaColumns = []string{"fs_type", "block_size", "element_type", "convert", "fsync", "source", "incomplete"}
 
 // csvParser rebuilds samples from report.CSV's rows. Columns are found by
 // header name, so a table that was reordered or trimmed in a spreadsheet
@@ -323,6 +323,7 @@ func (p *csvParser) checkMeta(rec []string) error {
 		{"convert", func(s string) error { _, err := convert.ParseOrder(s); return err }},
 		{"fsync", checkBool},
 		{"source", checkSource},
+		{"incomplete", checkBool},
 	}
 	for _, c := range checks {
 		if f := p.field(rec, c.col); f.set() {
@@ -361,6 +362,7 @@ func (p *csvParser) finish() (*Input, error) {
 	rep.FS.Type = p.meta["fs_type"]
 	rep.FS.BlockSize, _ = strconv.ParseInt(p.meta["block_size"], 10, 64)
 	rep.Config = p.config(rows)
+	rep.Incomplete, _ = strconv.ParseBool(p.meta["incomplete"])
 	return &Input{Report: rep, Notes: p.notes}, nil
 }
 

@@ -155,3 +155,22 @@ func TestCSVErrors(t *testing.T) {
 		})
 	}
 }
+
+// The incomplete marker survives a trip through CSV.
+func TestCSVKeepsTheIncompleteMarker(t *testing.T) {
+	for _, incomplete := range []bool{false, true} {
+		r := sweepReport()
+		r.Incomplete = incomplete
+		var b bytes.Buffer
+		if err := report.CSV(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		in, err := analyze.Parse("r.csv", &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Report.Incomplete != incomplete || in.Result().Incomplete != incomplete {
+			t.Errorf("incomplete %v came back as %v", incomplete, in.Report.Incomplete)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 var csvHeader = []string{
 	"mode", "write_size", "round", "seq", "seconds", "bytes", "calls",
 	"short_writes", "eintr_retries", "mib_per_s", "start",
-	"fs_type", "block_size", "element_type", "convert", "fsync", "source",
+	"fs_type", "block_size", "element_type", "convert", "fsync", "source", "incomplete",
 }
 
 // CSV writes one row per run, with a header.
@@ -24,7 +24,7 @@ func CSV(w io.Writer, r *Report) error {
 				ftoa(s.Seconds), itoa(s.Bytes), itoa(s.Calls), itoa(s.ShortWrites), itoa(s.EINTR),
 				ftoa(s.MiBPerSec()), s.Start.UTC().Format(time.RFC3339Nano),
 				r.FS.Type, itoa(r.FS.BlockSize), r.Config.ElementType, r.Config.Convert,
-				strconv.FormatBool(r.Config.Fsync), r.Config.Source,
+				strconv.FormatBool(r.Config.Fsync), r.Config.Source, strconv.FormatBool(r.Incomplete),
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -25,5 +26,25 @@ func TestWriteNewFileHonoursTheUmask(t *testing.T) {
 	}
 	if err := WriteNewFile(path, JSON, fixedReport()); err == nil {
 		t.Error("a second write replaced the report; want a refusal")
+	}
+}
+
+// A failed run's CSV and gobench reports say so, as text and JSON do.
+func TestCSVAndGobenchMarkAnIncompleteRun(t *testing.T) {
+	r := fixedReport()
+	r.Incomplete, r.Error = true, "write of /x failed:\nno space left (ENOSPC)"
+	var csv, gb strings.Builder
+	if err := CSV(&csv, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := Gobench(&gb, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
+	if !strings.HasSuffix(lines[0], ",incomplete") || !strings.HasSuffix(lines[1], ",true") {
+		t.Errorf("CSV header %q, first row %q: want an incomplete column, true", lines[0], lines[1])
+	}
+	if !strings.Contains(gb.String(), "\nincomplete: true (write of /x failed: no space left (ENOSPC))\n") {
+		t.Errorf("gobench lacks the one-line incomplete config line:\n%.300s", gb.String())
 	}
 }

@@ -23,6 +23,9 @@ func Gobench(w io.Writer, r *Report) error {
 	for _, kv := range gobenchConfig(r) {
 		p.f("%s: %s\n", kv[0], kv[1])
 	}
+	if r.Incomplete { // a config line, so benchstat shows it above the table
+		p.f("incomplete: true (%s)\n", strings.Join(strings.Fields(r.Error), " "))
+	}
 	for _, row := range r.Results {
 		for _, s := range row.Samples {
 			p.f("%s\n", gobenchLine(r.Config, s))
