@@ -7,6 +7,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 )
@@ -24,14 +25,7 @@ func planLine(cfg iobench.Config, dir string) string {
 	}
 	runs := cfg.Runs()
 	return fmt.Sprintf("%s, %s: %d runs, %s written to %s",
-		head, roundsWord(cfg.Repeat), runs, humanize.IBytes(uint64(int64(runs)*per)), dir)
-}
-
-func roundsWord(n int) string {
-	if n == 1 {
-		return "1 round"
-	}
-	return fmt.Sprintf("%d rounds", n)
+		head, advice.RoundsWord(cfg.Repeat), runs, humanize.IBytes(uint64(int64(runs)*per)), dir)
 }
 
 func budgetWords(cfg iobench.Config) string {

@@ -65,7 +65,7 @@ func provisional(k knee.Estimate) string {
 func StatusWords(k knee.Estimate) string {
 	switch k.Status {
 	case knee.StatusEstablished:
-		return fmt.Sprintf("established after %s", roundsWord(k.Rounds))
+		return fmt.Sprintf("established after %s", RoundsWord(k.Rounds))
 	case knee.StatusOneRound:
 		return "one round cannot establish a knee, there is no run-to-run noise to judge by" + roundsHint(k)
 	}
@@ -77,7 +77,7 @@ func StatusWords(k knee.Estimate) string {
 	if why == "" {
 		why = k.Status
 	}
-	return fmt.Sprintf("not established after %s (noise CV %.1f%%): %s%s", roundsWord(k.Rounds), 100*k.NoiseCV, why, roundsHint(k))
+	return fmt.Sprintf("not established after %s (noise CV %.1f%%): %s%s", RoundsWord(k.Rounds), 100*k.NoiseCV, why, roundsHint(k))
 }
 
 func roundsHint(k knee.Estimate) string {
@@ -87,7 +87,8 @@ func roundsHint(k knee.Estimate) string {
 	return ""
 }
 
-func roundsWord(n int) string {
+// RoundsWord is "1 round" or "N rounds".
+func RoundsWord(n int) string {
 	if n == 1 {
 		return "1 round"
 	}

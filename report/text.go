@@ -7,6 +7,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 )
@@ -136,7 +137,7 @@ func timingLine(c Config) string {
 	case c.RepeatAuto:
 		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d, then the sizes that decide the knee until it is established, within %s)", iobench.MinAutoRounds, budgetWords(c))
 	case c.Repeat != 1:
-		rounds = fmt.Sprintf("%d rounds", c.Repeat)
+		rounds = advice.RoundsWord(c.Repeat)
 	}
 	parts = append(parts, fmt.Sprintf("%s, %s order", rounds, c.Order))
 	if c.Order == string(iobench.Shuffled) {
