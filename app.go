@@ -98,6 +98,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			{Name: "compare", Usage: "one table of saved JSON reports, with ratios against the first", ArgsUsage: "REPORT.json...", Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
+			cleanCommand(onUsage),
 			completionCommand(onUsage),
 			manCommand(onUsage),
 		},

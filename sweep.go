@@ -246,6 +246,11 @@ func (j *sweepJob) run(ctx context.Context) error {
 	if j.profileWarning != "" {
 		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
 	}
+	if j.cl == nil || j.cl.rank == 0 {
+		if w := staleWarning(j.cfg.Dir); w != "" {
+			j.rep.Warnings = append(j.rep.Warnings, w)
+		}
+	}
 	for _, w := range j.rep.Warnings {
 		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
 	}

@@ -2,8 +2,6 @@ package iobench
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -197,16 +195,6 @@ func (r *Runner) keptPath() string {
 		return o.Path(r.kept)
 	}
 	return r.kept
-}
-
-// UniquePrefix names this process's data files so they collide neither
-// with users' files nor with another iobench in the same directory.
-func UniquePrefix() (string, error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf(".iobench-%d-%s", os.Getpid(), hex.EncodeToString(b[:])), nil
 }
 
 func (r *Runner) sweep(res *Result) error {

@@ -127,6 +127,9 @@ func (a *anonymizer) addHost(h string) {
 	if short, _, ok := strings.Cut(h, "."); ok && short != "" && a.words[short] == "" {
 		a.words[short] = ph
 	}
+	if inName := iobench.FileNameHost(h); a.words[inName] == "" { // as data file names spell it
+		a.words[inName] = ph
+	}
 }
 
 // homeUser finds user names as the component after a home directory root.

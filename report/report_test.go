@@ -205,7 +205,9 @@ func TestShellJoin(t *testing.T) {
 func TestAnonymize(t *testing.T) {
 	orig := mpiReport()
 	orig.Warnings = append(orig.Warnings, "cannot remove /scratch/alice/run2/iobench-0003.dat on node18: busy",
-		"nothing written to /scratch/alice/run2.", "/scratch/alice/run2x is not /scratch/alice/run2")
+		"nothing written to /scratch/alice/run2.", "/scratch/alice/run2x is not /scratch/alice/run2",
+		"left /scratch/alice/run2/.iobench-gpu_node_9-77-0123456789ab-shared.dat")
+	orig.MPI.Hosts = append(orig.MPI.Hosts, "gpu-node-9") // data file names spell it gpu_node_9
 	orig.FS.SuperOptions = "rw,vers=4.2,addr=10.1.2.3,clientaddr=10.1.2.99"
 	anon := Anonymize(orig, fixtureUser)
 	var out bytes.Buffer
@@ -214,12 +216,12 @@ func TestAnonymize(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, secret := range []string{"alice", "node17", "node18", "cluster", "example.org", "scratch", "nvme0n1", "10.1.2", "/home"} {
+	for _, secret := range []string{"alice", "node17", "node18", "cluster", "example.org", "scratch", "nvme0n1", "10.1.2", "/home", "gpu"} {
 		if i := strings.Index(out.String(), secret); i >= 0 {
 			t.Errorf("anonymized output still holds %q: ...%s...", secret, out.String()[max(i-60, 0):min(i+60, out.Len())])
 		}
 	}
-	for _, want := range []string{"<host>", "<host-2>", "<dir>", "<mount>", "<device>", "addr=<addr>", "<dir>/iobench-0003.dat on <host-2>", "written to <dir>.", "<mount>/<user>/run2x is not <dir>"} {
+	for _, want := range []string{"<host>", "<host-2>", "<dir>", "<mount>", "<device>", "addr=<addr>", "<dir>/iobench-0003.dat on <host-2>", "written to <dir>.", "<mount>/<user>/run2x is not <dir>", "<dir>/.iobench-<host-3>-77-"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("anonymized output lacks %q", want)
 		}
