@@ -93,6 +93,12 @@ func handleSignals(cancel context.CancelCauseFunc) {
 	r := activeRunner.Load()
 	if r != nil {
 		fmt.Fprintf(os.Stderr, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Phase().Waiting())
+		if world.Size() > 1 {
+			// A launcher signals every rank when the job aborts (a rank was
+			// killed) and SIGKILLs them soon after, possibly while they wait
+			// in a collective for the dead rank: remove the files now.
+			go r.RemoveFiles()
+		}
 	}
 	<-sigs
 	os.Exit(abandon(os.Stderr, activeRunner.Load()))

@@ -4,11 +4,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -201,5 +204,51 @@ func TestMPIAdaptiveRounds(t *testing.T) {
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left: %v", left)
+	}
+}
+
+// rankPID finds the process of one rank of a binary mpirun started.
+func rankPID(bin string, rank int) int {
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmdline, _ := os.ReadFile(p + "/cmdline")
+		env, _ := os.ReadFile(p + "/environ")
+		if strings.HasPrefix(string(cmdline), bin+"\x00") &&
+			strings.Contains("\x00"+string(env), fmt.Sprintf("\x00OMPI_COMM_WORLD_RANK=%d\x00", rank)) {
+			pid, _ := strconv.Atoi(filepath.Base(p))
+			return pid
+		}
+	}
+	return 0
+}
+
+// A rank killed with SIGKILL cannot remove the shared file it created;
+// the ranks mpirun then stops remove it.
+func TestMPISurvivorsRemoveTheSharedFileOfAKilledRank(t *testing.T) {
+	bin := mpiBinary(t)
+	dir := t.TempDir()
+	done := make(chan result, 1)
+	go func() {
+		done <- mpirun(t, "-np", "3", bin, "sweep", "--dir", dir, "--shared-file", "--size", "64MiB", "--max", "1MiB",
+			"--repeat", "40", "--sync", "none", "--no-progress", "--profile", "generic", "--force")
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for len(dirEntries(t, dir)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // into the runs
+	pid := rankPID(bin, 0)
+	if pid == 0 {
+		t.Fatal("rank 0 not found")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.code == 0 {
+		t.Errorf("exit 0 after rank 0 was killed")
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files left after rank 0 was killed: %v\n%s", left, r.stderr)
 	}
 }

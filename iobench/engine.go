@@ -272,9 +272,9 @@ func (r *Runner) coordinated(run Run) (Sample, error) {
 	switch {
 	case name == "":
 	case err != nil: // every rank is stopping: no more collectives
-		err = errors.Join(err, r.release(name))
+		err = errors.Join(err, r.release(name, true))
 	default:
-		err = r.agree(r.release(name))
+		err = r.agree(r.release(name, false))
 	}
 	if err == nil && r.Observer != nil {
 		r.Observer.RunFinished(s)
@@ -313,9 +313,9 @@ func (r *Runner) runOnce(run Run) (Sample, string, error) {
 
 // release removes a written file once every rank is done with it, or keeps
 // it for --keep (removing the one kept before).
-func (r *Runner) release(name string) error {
+func (r *Runner) release(name string, failed bool) error {
 	if r.Shared != nil && !r.Shared.Creator {
-		return nil
+		return r.releaseShared(name, failed)
 	}
 	if !r.Config.Keep {
 		return r.remove(name)
@@ -613,7 +613,10 @@ func (r *Runner) LeftFiles() []LeftFile {
 // RemoveFiles deletes every data file this runner created and still holds.
 // It is safe to call from a signal handler's goroutine.
 // After it, the runner creates no more files.
-func (r *Runner) RemoveFiles() { r.removeAll(nil) }
+func (r *Runner) RemoveFiles() {
+	r.removeAll(nil)
+	r.removeOrphanedShared()
+}
 
 // removeAll removes the held files, calling done with each one's name
 // once its removal returned.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"golang.org/x/sys/unix"
 )
 
 // Shared makes every rank write its own disjoint, contiguous segment of one
@@ -69,6 +71,33 @@ func (r *Runner) shareID() error {
 		return fmt.Errorf("shared file: a %d-byte identity from the creator, want 16", len(got))
 	}
 	r.Shared.ID = FileID{Dev: binary.LittleEndian.Uint64(got), Ino: binary.LittleEndian.Uint64(got[8:])}
+	if !r.Shared.Creator {
+		r.holdShared(r.Shared.Name, r.Shared.ID)
+	}
+	return nil
+}
+
+// holdShared has a rank that did not create the shared file hold it for this
+// run, so that if the creator dies (SIGKILL, a crashed node) the ranks
+// that survive it remove the file on their way out.
+func (r *Runner) holdShared(name string, id FileID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed && id != (FileID{}) {
+		r.files[name] = id
+	}
+}
+
+// releaseShared ends a run on a rank that did not create the shared file:
+// after a good run the creator removes it; after a failure every rank
+// tries, as the creator may be the rank that failed.
+func (r *Runner) releaseShared(name string, failed bool) error {
+	if failed && !r.Config.Keep {
+		return r.remove(name)
+	}
+	r.mu.Lock()
+	delete(r.files, name)
+	r.mu.Unlock()
 	return nil
 }
 
@@ -80,4 +109,25 @@ func (r *Runner) sharedWriteRun(run Run) (Sample, error) {
 		return s, r.runError(run, r.Shared.Name, s.Bytes, err)
 	}
 	return s, nil
+}
+
+// removeOrphanedShared removes the shared file on a rank that did not
+// create it and holds no identity for it (the creator was killed between
+// creating the next run's file and sending its identity), if the name says
+// its creator was a process on this host that no longer exists: the file
+// is then this job's, and nobody else will remove it.
+func (r *Runner) removeOrphanedShared() {
+	if r.Shared == nil || r.Shared.Creator {
+		return
+	}
+	osfs, isOS := r.FS.(OSFS)
+	l, ok := parseLeftover(r.Shared.Name, nameHost())
+	if !isOS || !ok || l.State != RunGone {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Lstat(osfs.Path(r.Shared.Name), &st) != nil {
+		return
+	}
+	_ = r.removeUntracked(r.Shared.Name, statID(&st))
 }
