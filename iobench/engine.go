@@ -104,6 +104,7 @@ func (r *Runner) Progress() int64 { return r.moved.Load() }
 // Run executes the plan. On failure or cancellation it returns the samples
 // measured so far with Incomplete set, and has removed its data files.
 func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
+	defer holdTermSignals()()
 	res = &Result{}
 	defer func() {
 		r.teardown(res)
@@ -621,6 +622,7 @@ func (r *Runner) RemoveFiles() {
 // removeAll removes the held files, calling done with each one's name
 // once its removal returned.
 func (r *Runner) removeAll(done func(name string)) {
+	defer holdTermSignals()()
 	r.mu.Lock()
 	r.closed = true
 	held := map[string]FileID{}

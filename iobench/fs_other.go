@@ -20,3 +20,6 @@ func syncFS(string) error {
 func fadviseDontNeed(int, string) error {
 	return fmt.Errorf("dropping a file's cached pages is not supported on %s", runtime.GOOS)
 }
+
+// holdTermSignals: elsewhere signals go to a thread that can take them.
+func holdTermSignals() (restore func()) { return func() {} }
