@@ -50,9 +50,9 @@ func faultSweep(f *faultfs.FS, extra ...string) []string {
 }
 
 // startHungSweep starts a sweep on f and waits until a write hangs.
-func startHungSweep(t *testing.T, f *faultfs.FS) (*exec.Cmd, *lockedBuffer, chan struct{}) {
+func startHungSweep(t *testing.T, f *faultfs.FS, op faultfs.Op, extra ...string) (*exec.Cmd, *lockedBuffer, chan struct{}) {
 	t.Helper()
-	cmd := exec.Command(iobenchBin, faultSweep(f)...)
+	cmd := exec.Command(iobenchBin, faultSweep(f, extra...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -60,35 +60,43 @@ func startHungSweep(t *testing.T, f *faultfs.FS) (*exec.Cmd, *lockedBuffer, chan
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	waitFor(t, 30*time.Second, "a hung write", func() bool { return f.Hung(faultfs.Write) > 0 })
+	waitFor(t, 30*time.Second, "a hung call", func() bool { return f.Hung(op) > 0 })
 	return cmd, stderr, exited
 }
 
-// A write(2) hung in the kernel: the first signal says so, the second
-// exits 130 at once and names the file it could not remove.
-func TestHungWriteSecondSignalExitsAtOnce(t *testing.T) {
-	f := faultfs.Mount(t)
-	f.Set(faultfs.Write, faultfs.Fault{Hang: true})
-	cmd, stderr, exited := startHungSweep(t, f)
-	time.Sleep(100 * time.Millisecond)
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	waitFor(t, 2*time.Second, "the first signal's message", func() bool {
-		return strings.Contains(stderr.String(), "waiting for a write(2) in the kernel; Ctrl-C again to quit now")
-	})
-	start := time.Now()
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-exited:
-	case <-time.After(2 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("still running 2 s after the second signal:\n%s", stderr.String())
-	}
-	t.Logf("exited %v after the second signal", time.Since(start))
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Errorf("exit %d, want 130", code)
-	}
-	if out := stderr.String(); !strings.Contains(out, "could not be removed") || !strings.Contains(out, f.Dir+"/.iobench-") || strings.Contains(out, "goroutine ") {
-		t.Errorf("want the unremoved file named, no trace:\n%s", out)
+// A write(2) or fsync(2) hung in the kernel: the first signal says so,
+// the second exits 130 at once and names the file it could not remove.
+func TestHungCallSecondSignalExitsAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		op    faultfs.Op
+		extra []string
+		call  string
+	}{{faultfs.Write, nil, "a write(2)"}, {faultfs.Fsync, []string{"--fsync"}, "an fsync(2)"}} {
+		t.Run(c.call, func(t *testing.T) {
+			f := faultfs.Mount(t)
+			f.Set(c.op, faultfs.Fault{Hang: true})
+			cmd, stderr, exited := startHungSweep(t, f, c.op, c.extra...)
+			time.Sleep(100 * time.Millisecond)
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			waitFor(t, 2*time.Second, "the first signal's message", func() bool {
+				return strings.Contains(stderr.String(), "waiting for "+c.call+" in the kernel; Ctrl-C again to quit now")
+			})
+			start := time.Now()
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			select {
+			case <-exited:
+			case <-time.After(2 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("still running 2 s after the second signal:\n%s", stderr.String())
+			}
+			t.Logf("exited %v after the second signal", time.Since(start))
+			if code := cmd.ProcessState.ExitCode(); code != 130 {
+				t.Errorf("exit %d, want 130", code)
+			}
+			if out := stderr.String(); !strings.Contains(out, "could not be removed") || !strings.Contains(out, f.Dir+"/.iobench-") || strings.Contains(out, "goroutine ") {
+				t.Errorf("want the unremoved file named, no trace:\n%s", out)
+			}
+		})
 	}
 }
 
@@ -151,7 +159,7 @@ func shortWritesCounted(csv string) bool {
 func TestSignalsAreHeardWhileAWriteIgnoresInterrupts(t *testing.T) {
 	f := faultfs.Mount(t)
 	f.Set(faultfs.Write, faultfs.Fault{Hang: true, Deaf: true})
-	cmd, stderr, exited := startHungSweep(t, f)
+	cmd, stderr, exited := startHungSweep(t, f, faultfs.Write)
 	for _, want := range []string{"waiting for a write(2) in the kernel", "second signal: exiting now; 1 data file(s) could not be removed"} {
 		_ = cmd.Process.Signal(syscall.SIGINT)
 		waitFor(t, 3*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })
