@@ -49,7 +49,7 @@ func main() {
 	if w.Rank() != 0 {
 		stdout, stderr = io.Discard, io.Discard
 	}
-	warnUnaggregated(os.Stderr, os.Getenv)
+	warnUnaggregated(os.Getenv)
 	// A closed stdout or stderr (| head) must fail a write, not kill the
 	// run by SIGPIPE before it removes its files and saves its report.
 	signal.Ignore(syscall.SIGPIPE)
@@ -67,9 +67,10 @@ func main() {
 // launcher started as one of several tasks.
 var launcherWarnings []string
 
-// warnUnaggregated warns, once per rank, when mpirun or srun started
-// several copies of a build without MPI: each measures alone.
-func warnUnaggregated(stderr io.Writer, getenv func(string) string) {
+// warnUnaggregated notes, for the sweep to print once per rank and put in
+// its report, that mpirun or srun started several copies of a build
+// without MPI: each measures alone.
+func warnUnaggregated(getenv func(string) string) {
 	n := mpi.LauncherSize(getenv)
 	if mpi.Enabled() || n < 2 {
 		return
@@ -77,7 +78,6 @@ func warnUnaggregated(stderr io.Writer, getenv func(string) string) {
 	w := fmt.Sprintf("started as task %d of %d by a launcher, but this iobench was built without MPI (go build -tags mpi): the tasks run independently and their results are not aggregated",
 		mpi.LauncherRank(getenv), n)
 	launcherWarnings = append(launcherWarnings, w)
-	fmt.Fprintf(stderr, "iobench: warning: %s\n", w)
 }
 
 func handleSignals(cancel context.CancelCauseFunc) {
