@@ -14,6 +14,7 @@ import (
 func analyzeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv, markdown"},
+		outputFlag("write the result to this new file (never overwritten) instead of stdout"),
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 	}
 }
@@ -31,12 +32,31 @@ func analyzeAction(c *cli.Context) error {
 	if err := checkFraction(c.Float64("knee-fraction")); err != nil {
 		return asUsage(err)
 	}
-	for _, path := range c.Args().Slice() {
-		if err := analyzeOne(c, path, reporter); err != nil {
-			return err
+	return toOutput(c, func(w io.Writer) error {
+		for _, path := range c.Args().Slice() {
+			if err := analyzeOne(c, w, path, reporter); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+}
+
+func outputFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: usage}
+}
+
+// toOutput renders to --output, a new file written atomically, or to
+// stdout when it is unset or "-".
+func toOutput(c *cli.Context, render func(io.Writer) error) error {
+	path := c.String("output")
+	if path == "" || path == "-" {
+		return render(c.App.Writer)
 	}
-	return nil
+	if err := checkNewOutput(path); err != nil {
+		return err
+	}
+	return report.WriteNew(path, render)
 }
 
 func analyzeReporter(format string) (report.Reporter, error) {
@@ -70,18 +90,18 @@ func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 	return in, nil
 }
 
-func analyzeOne(c *cli.Context, path string, reporter report.Reporter) error {
+func analyzeOne(c *cli.Context, w io.Writer, path string, reporter report.Reporter) error {
 	in, err := loadInput(c, path)
 	if err != nil {
 		return err
 	}
 	rep := in.Report
 	if c.String("format") == "text" {
-		if err := originalTable(c.App.Writer, in); err != nil {
+		if err := originalTable(w, in); err != nil {
 			return err
 		}
 	}
-	return reporter(c.App.Writer, rep)
+	return reporter(w, rep)
 }
 
 // originalTable shows the reference program's own figures beside the

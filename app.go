@@ -93,9 +93,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		EnableBashCompletion: true,
 		Commands: []*cli.Command{
 			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
-			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE...", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
-			{Name: "plot", Usage: "draw saved JSON reports as curves", ArgsUsage: "REPORT.json...", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
-			{Name: "compare", Usage: "one table of saved JSON reports, with ratios against the first", ArgsUsage: "REPORT.json...", Action: compareAction, OnUsageError: onUsage},
+			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE... (- reads stdin)", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
+			{Name: "plot", Usage: "draw saved results (iobench JSON/CSV, pr91030-bench output) as curves", ArgsUsage: "FILE... (- reads stdin)", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
+			{Name: "compare", Usage: "one table of saved results (iobench JSON/CSV, pr91030-bench output), with ratios against the first", ArgsUsage: "FILE... (- reads stdin)", Flags: compareFlags(), Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 			cleanCommand(onUsage),

@@ -553,3 +553,44 @@ func TestDryRunPrintsThePlanTheSweepRuns(t *testing.T) {
 		t.Errorf("round 1 ran\n  %s\nthe dry run planned\n  %s", got, planned)
 	}
 }
+
+// analyze, plot and compare take --format and -o alike; -o never
+// overwrites, and their help says - reads stdin.
+func TestSavedResultCommandsTakeFormatAndOutputAlike(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "a.json")
+	if _, errOut, code := runCLI(t, smallSweep(t.TempDir(), "--format", "json", "-o", saved)...); code != 0 {
+		t.Fatalf("sweep: %s", errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze", saved, "--format", "markdown", "-o", filepath.Join(dir, "a.md")}, "| size"},
+		{[]string{"compare", saved, saved, "--format", "markdown", "-o", filepath.Join(dir, "c.md")}, "| B/A |"},
+		{[]string{"compare", saved, saved, "-o", filepath.Join(dir, "c.txt")}, "1.00x"},
+		{[]string{"plot", saved, "--format", "svg", "-o", filepath.Join(dir, "p.out")}, "<svg"},
+	} {
+		out := c.args[len(c.args)-1]
+		if stdout, errOut, code := runCLI(t, c.args...); code != 0 || stdout != "" {
+			t.Fatalf("%v: exit %d, stdout %q, %s", c.args, code, stdout, errOut)
+		}
+		if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), c.want) {
+			t.Errorf("%v: %s lacks %q (%v)", c.args, out, c.want, err)
+		}
+		if _, errOut, code := runCLI(t, c.args...); code != 2 || !strings.Contains(errOut, "--output") {
+			t.Errorf("%v again: exit %d %q, want a refusal to overwrite", c.args, code, errOut)
+		}
+	}
+	if out, _, code := runCLI(t, "plot", saved, "--format", "png", "-o", "-"); code != 0 || !strings.HasPrefix(out, "\x89PNG") {
+		t.Errorf("plot -o - --format png: exit %d, %d bytes", code, len(out))
+	}
+	if _, errOut, code := runCLI(t, "compare", saved, "--format", "json"); code != 2 || !strings.Contains(errOut, `--format: unknown format "json" for compare`) {
+		t.Errorf("compare --format json: exit %d %q", code, errOut)
+	}
+	for _, cmd := range []string{"analyze", "plot", "compare"} {
+		if out, _, _ := runCLI(t, "help", cmd); !strings.Contains(out, "(- reads stdin)") || !strings.Contains(out, "--output value, -o value") || !strings.Contains(out, "--format") {
+			t.Errorf("help %s:\n%s", cmd, out)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -11,14 +12,22 @@ import (
 
 func plotFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "new .svg or .png file (required)"},
+		&cli.StringFlag{Name: "format", Usage: "svg or png (default: from the --output extension; needed with -o -)"},
+		outputFlag("new .svg or .png file, or - for stdout with --format (required)"),
+	}
+}
+
+func compareFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown"},
+		outputFlag("write the table to this new file (never overwritten) instead of stdout"),
 	}
 }
 
 // readRuns loads the JSON reports named on the command line.
 func readRuns(c *cli.Context) ([]report.Run, error) {
 	if c.NArg() == 0 {
-		return nil, usagef("%s: give one or more reports written with --format json", c.Command.Name)
+		return nil, usagef("%s: name one or more saved results (iobench JSON or CSV, or pr91030-bench output; - for stdin)", c.Command.Name)
 	}
 	var runs []report.Run
 	for _, p := range c.Args().Slice() {
@@ -39,7 +48,11 @@ func plotAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = report.PlotFile(c.String("output"), runs)
+	if c.String("output") == "-" {
+		err = report.Plot(c.App.Writer, c.String("format"), runs)
+	} else if err = checkNewOutput(c.String("output")); err == nil {
+		err = report.PlotFile(c.String("output"), c.String("format"), runs)
+	}
 	if errors.Is(err, report.ErrUnknownPlotFormat) {
 		return asUsage(err)
 	}
@@ -51,5 +64,9 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return report.Compare(c.App.Writer, runs)
+	compare := map[string]func(io.Writer, []report.Run) error{"text": report.Compare, "markdown": report.CompareMarkdown}[c.String("format")]
+	if compare == nil {
+		return usagef("--format: unknown format %q for compare (valid: text, markdown)", c.String("format"))
+	}
+	return toOutput(c, func(w io.Writer) error { return compare(w, runs) })
 }

@@ -36,6 +36,42 @@ func Compare(w io.Writer, runs []Run) error {
 	return p.flushTo(w)
 }
 
+// CompareMarkdown is Compare as Markdown tables, for a bug report.
+func CompareMarkdown(w io.Writer, runs []Run) error {
+	if err := checkRuns(runs); err != nil {
+		return err
+	}
+	var p printer
+	p.f("## iobench compare: %d reports\n\n", len(runs))
+	for i, run := range runs {
+		p.f("- **%s** `%s`: %s\n", runLabel(i), run.Name, runDescription(run.Report))
+	}
+	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+		sizes := unionSizes(runs, mode)
+		if len(sizes) == 0 {
+			continue
+		}
+		head := []string{"size", "bytes"}
+		for i := range runs {
+			head = append(head, runLabel(i)+" MiB/s")
+		}
+		for i := 1; i < len(runs); i++ {
+			head = append(head, runLabel(i)+"/"+runLabel(0))
+		}
+		p.f("\n### %s, median MiB/s\n\n| %s |\n|%s\n", mode, strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
+		for _, size := range sizes {
+			p.f("| %s |\n", strings.Join(compareRow(runs, mode, size), " | "))
+		}
+		p.f("\n")
+		for i, run := range runs {
+			if rows := modeRows(run.Report.Results, mode); len(rows) > 0 {
+				p.f("- **%s** %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode), rows))
+			}
+		}
+	}
+	return p.flushTo(w)
+}
+
 func checkRuns(runs []Run) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no reports given")

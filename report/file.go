@@ -16,6 +16,9 @@ func WriteNewFile(path string, format Reporter, r *Report) error {
 	return writeNewFile(path, func(w io.Writer) error { return format(w, r) })
 }
 
+// WriteNew is WriteNewFile for any content: write renders it.
+func WriteNew(path string, write func(io.Writer) error) error { return writeNewFile(path, write) }
+
 // writeNewFile is WriteNewFile for any content: write renders it.
 func writeNewFile(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")

@@ -82,8 +82,12 @@ func writeSVG(w io.Writer, canvas io.WriterTo) error {
 // PlotFile writes Plot's output to a new file, the format chosen by the
 // extension (.svg or .png), atomically and without overwriting, as
 // WriteNewFile does for reports.
-func PlotFile(path string, runs []Run) error {
+// The format is the file's extension unless format names one.
+func PlotFile(path, format string, runs []Run) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if format != "" {
+		ext = format
+	}
 	if !slices.Contains(PlotFormats, ext) {
 		return fmt.Errorf("--output: %q: %w %q (valid: .svg, .png)", path, ErrUnknownPlotFormat, filepath.Ext(path))
 	}

@@ -110,14 +110,14 @@ func TestPlotFile(t *testing.T) {
 	runs := []Run{{"ext4.json", fixedReport()}}
 	for _, name := range []string{"curves.svg", "curves.PNG"} {
 		path := filepath.Join(dir, name)
-		if err := PlotFile(path, runs); err != nil {
+		if err := PlotFile(path, "", runs); err != nil {
 			t.Fatalf("PlotFile(%s): %v", name, err)
 		}
-		if err := PlotFile(path, runs); err == nil || !strings.Contains(err.Error(), "already exists") {
+		if err := PlotFile(path, "", runs); err == nil || !strings.Contains(err.Error(), "already exists") {
 			t.Errorf("PlotFile(%s) again: error = %v, want a refusal to overwrite", name, err)
 		}
 	}
-	err := PlotFile(filepath.Join(dir, "curves.pdf"), runs)
+	err := PlotFile(filepath.Join(dir, "curves.pdf"), "", runs)
 	if !errors.Is(err, ErrUnknownPlotFormat) || !strings.Contains(err.Error(), "--output") || !strings.Contains(err.Error(), "curves.pdf") {
 		t.Errorf("PlotFile(curves.pdf) error = %v, want ErrUnknownPlotFormat naming --output and the file", err)
 	}
