@@ -77,6 +77,16 @@ func printVersion(c *cli.Context) {
 	fmt.Fprintf(c.App.Writer, "iobench %s\nrevision: %s\ngo: %s\n", t.Version, rev, t.GoVersion)
 }
 
+const sweepExamples = `Writes the data set once per write size (1 KiB to 64 MiB by default) and reports MiB/s per size,
+the knee where throughput levels off, and the buffer size to use. Sizes take binary units: 4K = 4KiB = 4096 bytes.
+
+   iobench sweep --dir /gpfs/x                               # profile chosen from the file system type
+   iobench sweep --dir /gpfs/x --dry-run                     # the plan, without I/O
+   iobench sweep --dir . --size 256MiB --sizes 4K,64K,1M     # a quick look
+   iobench sweep --dir /gpfs/x --convert big-endian          # what -fconvert=big-endian costs
+   iobench sweep --dir /gpfs/x --format json -o gpfs.json    # for analyze, plot and compare
+   mpirun -np 64 bin/iobench-mpi sweep --dir /gpfs/x --shared-file`
+
 func newApp(stdout, stderr io.Writer) *cli.App {
 	cli.VersionPrinter = printVersion
 	onUsage := func(_ *cli.Context, err error, _ bool) error { return asUsage(err) }
@@ -86,16 +96,17 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Version:              version,
 		Writer:               stdout,
 		ErrWriter:            stderr,
+		Description:          sweepExamples,
 		Flags:                sweepFlags(),
 		Action:               sweepAction,
 		OnUsageError:         onUsage,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		EnableBashCompletion: true,
 		Commands: []*cli.Command{
-			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
-			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", ArgsUsage: "FILE... (- reads stdin)", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
-			{Name: "plot", Usage: "draw saved results (iobench JSON/CSV, pr91030-bench output) as curves", ArgsUsage: "FILE... (- reads stdin)", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
-			{Name: "compare", Usage: "one table of saved results (iobench JSON/CSV, pr91030-bench output), with ratios against the first", ArgsUsage: "FILE... (- reads stdin)", Flags: compareFlags(), Action: compareAction, OnUsageError: onUsage},
+			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Description: sweepExamples, Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
+			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", Description: "iobench analyze gpfs.json\n./a.out | iobench analyze -          # the reference program's output, corrected\niobench analyze run.csv --format markdown -o run.md", ArgsUsage: "FILE... (- reads stdin)", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
+			{Name: "plot", Usage: "draw saved results (iobench JSON/CSV, pr91030-bench output) as curves", Description: "iobench plot gpfs.json ext4.json -o curves.svg\niobench plot run.csv --format png -o - > run.png", ArgsUsage: "FILE... (- reads stdin)", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
+			{Name: "compare", Usage: "one table of saved results (iobench JSON/CSV, pr91030-bench output), with ratios against the first", Description: "iobench compare native.json big-endian.json\niobench compare a.json b.json --format markdown -o compare.md", ArgsUsage: "FILE... (- reads stdin)", Flags: compareFlags(), Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 			cleanCommand(onUsage),

@@ -594,3 +594,24 @@ func TestSavedResultCommandsTakeFormatAndOutputAlike(t *testing.T) {
 		}
 	}
 }
+
+// The sweep's help groups its flags and shows examples; no default is
+// shown twice.
+func TestSweepHelpIsGroupedWithExamples(t *testing.T) {
+	out, _, code := runCLI(t, "help", "sweep")
+	for _, want := range []string{"   data\n", "   sizes\n", "   timing\n", "   conversion\n", "   output\n", "   under MPI\n", "iobench sweep --dir /gpfs/x --dry-run"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("help sweep lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Count(line, "(default:") > 1 {
+			t.Errorf("a default shown twice: %s", line)
+		}
+	}
+	for _, cmd := range []string{"analyze", "plot", "compare"} {
+		if out, _, _ := runCLI(t, "help", cmd); !strings.Contains(out, "DESCRIPTION:\n   iobench "+cmd) {
+			t.Errorf("help %s has no examples:\n%s", cmd, out)
+		}
+	}
+}

@@ -20,7 +20,47 @@ import (
 	"github.com/iobench/iobench/units"
 )
 
+// sweepCategories groups the sweep's flags in its help.
+var sweepCategories = map[string][]string{
+	"data":       {"dir", "count", "size", "source", "mode", "direct", "verify", "keep", "force", "profile"},
+	"sizes":      {"min", "max", "sizes"},
+	"timing":     {"repeat", "time-budget", "order", "seed", "fsync", "sync", "warmup", "drop-caches"},
+	"conversion": {"convert", "type", "stride"},
+	"output":     {"format", "output", "knee-fraction", "anonymize", "no-progress", "dry-run"},
+	"under MPI":  {"shared-file", "total"},
+}
+
 func sweepFlags() []cli.Flag {
+	return categorize(sweepFlagList(), sweepCategories)
+}
+
+// categorize sets each flag's help category from cats (category: names).
+func categorize(flags []cli.Flag, cats map[string][]string) []cli.Flag {
+	of := map[string]string{}
+	for cat, names := range cats {
+		for _, n := range names {
+			of[n] = cat
+		}
+	}
+	for _, f := range flags {
+		cat := of[f.Names()[0]]
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			f.Category = cat
+		case *cli.BoolFlag:
+			f.Category = cat
+		case *cli.IntFlag:
+			f.Category = cat
+		case *cli.Uint64Flag:
+			f.Category = cat
+		case *cli.Float64Flag:
+			f.Category = cat
+		}
+	}
+	return flags
+}
+
+func sweepFlagList() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
 		&cli.StringFlag{Name: "count", Usage: "elements per run", DefaultText: "250000000 = 2.5e8, 2 GB of float64"},
@@ -53,7 +93,7 @@ func sweepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (sizes, rounds, bytes, order, profile and why) and exit without I/O"},
 		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
-		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file (default: a file per rank)"},
+		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file", DefaultText: "off: a file per rank"},
 		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks", DefaultText: "off: per rank, as IOR's block size"},
 	}
 }
