@@ -226,7 +226,7 @@ func TestTextReport(t *testing.T) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "round 1/1") {
+	if !strings.Contains(errOut, " r1/1 ") {
 		t.Errorf("stderr lacks the per-run lines:\n%s", errOut)
 	}
 }

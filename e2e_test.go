@@ -144,7 +144,7 @@ func startSweep(t *testing.T, dir string, rounds, after int, extra ...string) *r
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForLines(t, stderr, fmt.Sprintf("round %d/%d", after, rounds))
+	waitForLines(t, stderr, fmt.Sprintf(" r%d/%d ", after, rounds))
 	return r
 }
 

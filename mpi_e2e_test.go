@@ -113,6 +113,9 @@ func TestMPIAggregateOverThreeRanks(t *testing.T) {
 			t.Fatalf("shared=%v: exit %d\n%s", shared, r.code, r.stderr)
 		}
 		checkAggregate(t, r.stdout, 3, 8<<20, shared)
+		if n := strings.Count(r.stderr, "live lines and bar are rank 0's own runs (per rank); the report aggregates all 3 ranks"); n != 1 {
+			t.Errorf("shared=%v: the per-rank note %d times on stderr, want 1:\n%s", shared, n, r.stderr)
+		}
 		if left := dirEntries(t, dir); len(left) != 0 {
 			t.Errorf("shared=%v: files left: %v", shared, left)
 		}

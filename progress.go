@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,19 +35,28 @@ type liveObserver struct {
 	current string
 	start   time.Time
 	round2  time.Time // when round 2 was planned: round 1's end
+	shown   int64     // bar position, in barSteps: never moves back
 	done    chan struct{}
 	stopped sync.Once
 }
+
+// barSteps is the bar's resolution. The bar shows the share done of the
+// plan as known now; an adaptive plan grows, so the share can shrink, and
+// the bar then waits until it catches up rather than going back.
+const barSteps = 10000
+
+// lineWidth is what every live line fits in, bar included.
+const lineWidth = 80
 
 func newLiveObserver(w io.Writer, r *iobench.Runner, cfg iobench.Config, wantBar bool) *liveObserver {
 	o := &liveObserver{w: w, runner: r, cfg: cfg, done: make(chan struct{})}
 	if wantBar && isTerminal(w) {
 		// The bar draws; the description carries exact units (MiB) and an
 		// estimate over the whole sweep, not the library's per-second rate.
-		o.bar = progressbar.NewOptions64(int64(cfg.Runs())*cfg.TotalBytes(),
+		o.bar = progressbar.NewOptions64(barSteps,
 			progressbar.OptionSetWriter(w), progressbar.OptionSetPredictTime(false),
 			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetWidth(30))
+			progressbar.OptionSetWidth(barWidth))
 		go o.poll()
 	}
 	return o
@@ -85,9 +95,6 @@ func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) {
 	if round == 2 {
 		o.round2 = time.Now()
 	}
-	if o.bar != nil {
-		o.bar.ChangeMax64(o.expectedBytes())
-	}
 }
 
 // expectedBytes is the sweep's size as planned so far: all of a fixed
@@ -108,35 +115,70 @@ func (o *liveObserver) RunStarted(r iobench.Run) {
 		o.start = time.Now() // after the warm-up, which the bar does not count
 	}
 	o.inRun = true
-	o.current = fmt.Sprintf("%s %s (run %d of %s, %s)", r.Mode, knee.FormatSize(r.WriteSize), r.Seq, o.runsWord(), o.roundWord(r.Round))
+	o.current = fmt.Sprintf("%s %s %s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round))
 }
 
-func (o *liveObserver) runsWord() string {
-	if o.cfg.Auto {
-		return fmt.Sprintf("%d so far", o.planned)
-	}
-	return fmt.Sprint(o.cfg.Runs())
-}
-
+// roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
 func (o *liveObserver) roundWord(round int) string {
 	if o.cfg.Auto {
-		return fmt.Sprintf("round %d, auto", round)
+		return fmt.Sprintf("r%d auto", round)
 	}
-	return fmt.Sprintf("round %d/%d", round, o.cfg.Repeat)
+	return fmt.Sprintf("r%d/%d", round, o.cfg.Repeat)
 }
 
-// update redraws the bar; the warm-up is shown but not counted.
+// barWidth leaves the description lineWidth less the bar, its frame and
+// the percentage.
+const (
+	barWidth  = 20
+	descWidth = lineWidth - barWidth - 10
+)
+
+// update redraws the bar. Filling the array and the warm-up come first on
+// it (untimed, but time the user waits), then the sweep's runs.
 func (o *liveObserver) update() {
-	if o.start.IsZero() {
-		o.bar.Describe(fmt.Sprintf("warm-up (untimed) %s of %s", humanize.IBytes(uint64(o.runner.Progress())), humanize.IBytes(uint64(o.cfg.TotalBytes()))))
-		return
+	fill, warm := o.cfg.SourceBytes(), int64(0)
+	if o.cfg.Warmup {
+		warm = o.cfg.TotalBytes()
 	}
-	done := o.base
-	if o.inRun {
-		done += min(o.runner.Progress(), o.cfg.TotalBytes())
+	var desc string
+	var done int64
+	switch {
+	case o.start.IsZero() && o.runner.Phase() == iobench.PhaseFill:
+		done = min(o.runner.Progress(), fill)
+		desc = fmt.Sprintf("filling the array %s of %s", humanize.IBytes(uint64(done)), humanize.IBytes(uint64(fill)))
+	case o.start.IsZero():
+		moved := min(o.runner.Progress(), warm)
+		done = fill + moved
+		desc = fmt.Sprintf("warm-up (untimed) %s of %s", humanize.IBytes(uint64(moved)), humanize.IBytes(uint64(warm)))
+	default:
+		run := o.base
+		if o.inRun {
+			run += min(o.runner.Progress(), o.cfg.TotalBytes())
+		}
+		done = fill + warm + run
+		desc = o.describe(run)
 	}
-	_ = o.bar.Set64(done)
-	o.bar.Describe(o.describe(done))
+	o.bar.Describe(fit(desc))
+	o.advance(done, fill+warm+o.expectedBytes())
+}
+
+// advance moves the bar to done of total, never back: an adaptive plan
+// grows, and the bar then waits until the sweep catches up.
+func (o *liveObserver) advance(done, total int64) {
+	if total > 0 {
+		o.shown = max(o.shown, min(barSteps, done*barSteps/total))
+	}
+	_ = o.bar.Set64(o.shown)
+}
+
+// fit pads or cuts a description to descWidth, so the line never wraps
+// (a wrapped line is not cleared and looks like the bar jumping).
+func fit(s string) string {
+	r := []rune(s)
+	if len(r) > descWidth {
+		return string(r[:descWidth-1]) + "…"
+	}
+	return s + strings.Repeat(" ", descWidth-len(r))
 }
 
 // describe says where the sweep is: current size, bytes written of all
@@ -153,7 +195,7 @@ func (o *liveObserver) describe(done int64) string {
 		}
 		left = d.Round(time.Second).String()
 	}
-	return fmt.Sprintf("%s %s of %s, %s left", o.current, humanize.IBytes(uint64(done)), humanize.IBytes(uint64(total)), left)
+	return fmt.Sprintf("%s %s/%s %s left", o.current, humanize.IBytes(uint64(done)), humanize.IBytes(uint64(total)), left)
 }
 
 // budget is the adaptive sweep's time budget as the engine computes it,
@@ -175,8 +217,13 @@ func (o *liveObserver) RunFinished(s iobench.Sample) {
 	o.base += o.cfg.TotalBytes()
 	o.inRun = false
 	o.mu.Unlock()
-	o.printLine(fmt.Sprintf("%-5s %9s %10d B  %s  %10.1f MiB/s  %8.3f s  %d calls",
-		s.Mode, knee.FormatSize(s.WriteSize), s.WriteSize, o.roundWord(s.Round), s.MiBPerSec(), s.Seconds, s.Calls))
+	o.printLine(runLine(s, o.roundWord(s.Round)))
+}
+
+// runLine is one finished run in at most lineWidth columns.
+func runLine(s iobench.Sample, round string) string {
+	return fmt.Sprintf("%-5s %7s %9d B %-9s %9.1f MiB/s %8.3f s %8d calls",
+		s.Mode, knee.FormatSize(s.WriteSize), s.WriteSize, round, s.MiBPerSec(), s.Seconds, s.Calls)
 }
 
 func (o *liveObserver) printLine(line string) {

@@ -313,6 +313,7 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir, RawSyscalls: j.rep.FS.Local()}, Shared: shared, Prefix: prefix}
 	if j.cl != nil {
 		r.Coord = j.cl
+		fmt.Fprintf(j.stderr, "iobench: live lines and bar are rank 0's own runs (per rank); the report aggregates all %d ranks\n", j.cl.size)
 	}
 	activeRunner.Store(r)
 	defer activeRunner.Store(nil)

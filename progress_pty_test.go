@@ -1,0 +1,83 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"io"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/creack/pty"
+)
+
+// The bar is tried on a real pseudo-terminal: iobench sees a terminal on
+// stderr and draws, and the test reads what a user would see.
+func TestProgressBarOnATerminal(t *testing.T) {
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "512MiB", "--sizes", "4KiB,8KiB",
+		"--repeat", "auto", "--time-budget", "6s", "--sync", "none", "--profile", "generic", "--format", "json", "-o", t.TempDir()+"/r.json")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer tty.Close()
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&screen, tty); close(copied) }()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("sweep: %v\n%s", err, screen.String())
+		}
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("sweep on a pty hung")
+	}
+	tty.Close()
+	<-copied
+	out := screen.String()
+	checkBar(t, out)
+}
+
+var (
+	ansi    = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	percent = regexp.MustCompile(`(\d+)% \|`)
+)
+
+// checkBar: the bar's percentage never goes back, the fill and warm-up
+// show progress, and no bar or run line is wider than 80 columns.
+func checkBar(t *testing.T, out string) {
+	t.Helper()
+	last, draws := -1, 0
+	for _, seg := range strings.FieldsFunc(ansi.ReplaceAllString(out, ""), func(r rune) bool { return r == '\r' || r == '\n' }) {
+		seg = strings.TrimRight(seg, " ")
+		m := percent.FindStringSubmatch(seg)
+		live := m != nil || strings.HasPrefix(seg, "write ")
+		if w := utf8.RuneCountInString(seg); live && w > 80 {
+			t.Errorf("a live line of %d columns: %q", w, seg)
+		}
+		if m == nil {
+			continue
+		}
+		p, _ := strconv.Atoi(m[1])
+		if p < last {
+			t.Errorf("the bar went back from %d%% to %d%%: %q", last, p, seg)
+		}
+		last, draws = p, draws+1
+	}
+	if draws < 3 {
+		t.Errorf("the bar was drawn %d times, want several:\n%q", draws, out)
+	}
+	for _, want := range []string{"filling the array", "warm-up (untimed)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q progress shown:\n%q", want, out)
+		}
+	}
+}
