@@ -229,6 +229,9 @@ func TestTextReport(t *testing.T) {
 	if !strings.Contains(errOut, " r1/1 ") {
 		t.Errorf("stderr lacks the per-run lines:\n%s", errOut)
 	}
+	if n := strings.Count(errOut, "iobench: first run took "); n != 1 || !strings.Contains(errOut, "the 11 runs should take about ") {
+		t.Errorf("want one time estimate after the first run, got %d:\n%s", n, errOut)
+	}
 }
 
 func TestCSVHasARowPerRun(t *testing.T) {

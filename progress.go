@@ -214,10 +214,32 @@ func (o *liveObserver) budget() time.Duration {
 
 func (o *liveObserver) RunFinished(s iobench.Sample) {
 	o.mu.Lock()
+	first := o.base == 0
 	o.base += o.cfg.TotalBytes()
 	o.inRun = false
 	o.mu.Unlock()
 	o.printLine(runLine(s, o.roundWord(s.Round)))
+	if first {
+		o.printLine("iobench: " + o.estimate(time.Since(o.start)))
+	}
+}
+
+// estimate is the one line, after the first run, on how long the sweep
+// will take: the first run's pace over the plan (sizes differ in speed,
+// so it is rough), or for an adaptive sweep its budget.
+func (o *liveObserver) estimate(first time.Duration) string {
+	round := time.Duration(o.roundN) * first
+	switch {
+	case o.cfg.Auto && o.cfg.TimeBudget > 0:
+		return fmt.Sprintf("first run took %s; round 1 should take about %s, all rounds at most --time-budget %s",
+			first.Round(time.Millisecond), round.Round(time.Second), o.cfg.TimeBudget)
+	case o.cfg.Auto:
+		return fmt.Sprintf("first run took %s; round 1 should take about %s, all rounds at most %dx that (about %s)",
+			first.Round(time.Millisecond), round.Round(time.Second), iobench.DefaultBudgetRounds, (iobench.DefaultBudgetRounds * round).Round(time.Second))
+	}
+	all := time.Duration(o.cfg.Runs()) * first
+	return fmt.Sprintf("first run took %s; the %d runs should take about %s (ending about %s)",
+		first.Round(time.Millisecond), o.cfg.Runs(), all.Round(time.Second), time.Now().Add(all-first).Format("15:04"))
 }
 
 // runLine is one finished run in at most lineWidth columns.
