@@ -618,3 +618,19 @@ func TestSweepHelpIsGroupedWithExamples(t *testing.T) {
 		}
 	}
 }
+
+// A colleague's paste of the reference program (prompt, blank lines, no
+// header) is one command away from a chart and a table.
+func TestPlotAndCompareTakeAPaste(t *testing.T) {
+	dir := t.TempDir()
+	paste := filepath.Join(dir, "paste.txt")
+	if err := os.WriteFile(paste, []byte("$ ./a.out\n\nbs =       1024, 100.00 MiB/s\nbs =       2048, 180.00 MiB/s\nbs =       4096, 300.00 MiB/s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "plot", paste, "-o", filepath.Join(dir, "p.svg")); code != 0 {
+		t.Errorf("plot: exit %d %s", code, errOut)
+	}
+	if out, errOut, code := runCLI(t, "compare", paste, paste); code != 0 || !strings.Contains(out, "1.00x") {
+		t.Errorf("compare: exit %d %s\n%s", code, errOut, out)
+	}
+}

@@ -208,8 +208,7 @@ func detect(name string, data []byte) (Format, error) {
 	if trimmed[0] == '{' {
 		return FormatJSON, nil
 	}
-	first, _, _ := strings.Cut(string(trimmed), "\n")
-	first = strings.TrimSpace(first)
+	first := firstContentLine(string(trimmed))
 	switch {
 	case isPR91030Line(first):
 		return FormatPR91030, nil
@@ -218,6 +217,18 @@ func detect(name string, data []byte) (Format, error) {
 	}
 	return "", &ParseError{File: name,
 		Msg: fmt.Sprintf("not iobench JSON, iobench CSV or pr91030 output (it starts with %q)", clip(first))}
+}
+
+// firstContentLine is the first line that is neither blank nor a pasted
+// shell prompt ("$ ./a.out").
+func firstContentLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !(shellPrompt.MatchString(l) && !isPR91030Line(l)) {
+			return l
+		}
+	}
+	return strings.TrimSpace(lines[0])
 }
 
 // clip shortens s for quoting in an error message.

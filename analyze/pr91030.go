@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -66,8 +67,16 @@ type textParser struct {
 	seen    map[int64]bool // bs printed in the current run
 
 	// Findings that become notes.
-	overrun, dupes, mixedN, mixedBlock bool
+	overrun, dupes, mixedN, mixedBlock, noN, prompts bool
 }
+
+// referenceN is the reference program's own N, assumed when a paste lacks
+// its "Test using" line: MiB/s converts without N, seconds do not.
+const referenceN = 250000000
+
+// shellPrompt matches a pasted prompt line: "$ ./a.out", "user@n1:~/x$ ./a.out",
+// "[user@n1 x]$ ./a.out", "# ./a.out".
+var shellPrompt = regexp.MustCompile(`^(\S*|\[[^\]]*\])[$#%>]( |$)`)
 
 func parsePR91030(name string, data []byte) (*Input, error) {
 	p := &textParser{name: name}
@@ -86,6 +95,9 @@ func (p *textParser) fail(line int, err error) error {
 func (p *textParser) line(no int, s string) error {
 	switch {
 	case s == "":
+		return nil
+	case shellPrompt.MatchString(s) && !isPR91030Line(s):
+		p.prompts = true
 		return nil
 	case isOpenFailure(s):
 		return p.fail(no, fmt.Errorf("the reference program failed: %q", s[strings.Index(s, "Open of "):]))
@@ -149,8 +161,8 @@ func (p *textParser) bs(no int, s string) error {
 	if err != nil {
 		return p.fail(no, err)
 	}
-	if p.n == 0 {
-		return p.fail(no, fmt.Errorf("bs line before any \"Test using <N> doubles\" line: without N the time of the run is unknown"))
+	if p.n == 0 { // a paste without its header: convert anyway
+		p.noN, p.round, p.n, p.count, p.seen = true, 1, referenceN, referenceN, map[int64]bool{}
 	}
 	p.add(bs, printed)
 	return nil
@@ -251,6 +263,12 @@ func (p *textParser) notes() []string {
 	}
 	if p.mixedBlock {
 		notes = append(notes, "the runs report different block sizes; fs.block_size is the first")
+	}
+	if p.noN {
+		notes = append(notes, fmt.Sprintf("no \"Test using <N> doubles\" line before the first bs line, so N is unknown: MiB/s and write sizes are converted without it, but seconds, calls and bytes assume the program's default N = %d", referenceN))
+	}
+	if p.prompts {
+		notes = append(notes, "shell prompt lines in the paste were skipped")
 	}
 	return notes
 }

@@ -1,6 +1,7 @@
 package analyze_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -169,8 +170,6 @@ func TestPR91030Errors(t *testing.T) {
 			`analyze: results.txt:3: the reference program failed: "Open of out.dat failed: Permission denied"`},
 		{"open failed first, stdout buffered", "Open of out.dat failed: No space left on device\n" + head + "bs =       1024, \n",
 			`analyze: results.txt:1: the reference program failed: "Open of out.dat failed: No space left on device"`},
-		{"bs before N", "Block size of file system: 4096\nbs =       1024, 1.00 MiB/s\n",
-			`analyze: results.txt:2: bs line before any "Test using <N> doubles" line: without N the time of the run is unknown`},
 		{"bad N", "Test using lots of doubles\n",
 			`analyze: results.txt:1: "Test using lots of doubles" is not "Test using <N> doubles"`},
 		{"fractional N", "Test using 1.5 doubles\n",
@@ -204,5 +203,26 @@ func checkError(t *testing.T, name, text, want string) {
 	}
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
+	}
+}
+
+// A real paste: a shell prompt, blank lines, no "Test using" header. It
+// converts anyway (MiB/s needs no N) and says what is unknown.
+func TestPR91030RealPaste(t *testing.T) {
+	paste := "user@n1:~/pr91030$ ./a.out\n\nBlock size of file system: 4096\nbs =       1024, 100.00 MiB/s\n\n" +
+		"bs =       2048, 180.00 MiB/s\nbs =       4096, 300.00 MiB/s\n$ \n"
+	in, err := analyze.Parse("paste.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := in.Report.Results
+	if len(rows) != 3 || rows[0].WriteSize != 8192 || math.Abs(rows[0].MiBPerSec-800) > 1e-9 || math.Abs(rows[2].MiBPerSec-2400) > 1e-9 {
+		t.Errorf("rows %+v: want 8 KiB at 800 MiB/s .. 32 KiB at 2400 MiB/s", rows)
+	}
+	notes := strings.Join(in.Notes, "\n")
+	for _, want := range []string{"N is unknown", "assume the program's default N = 250000000", "shell prompt lines in the paste were skipped"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
 	}
 }
