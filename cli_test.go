@@ -634,3 +634,23 @@ func TestPlotAndCompareTakeAPaste(t *testing.T) {
 		t.Errorf("compare: exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// With fewer than 3 sizes there is no plateau: the column says "-", not 0%.
+func TestTwoSizesShowNoPlateauShare(t *testing.T) {
+	out, errOut, code := runCLI(t, "sweep", "--dir", t.TempDir(), "--size", "4MiB", "--sizes", "16KiB,32KiB", "--repeat", "1", "--sync", "none", "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := 0
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && (f[1] == "KiB") && (f[0] == "16" || f[0] == "32") {
+			rows++
+			if f[len(f)-1] != "-" || strings.Contains(l, "0%") {
+				t.Errorf("row %q: want a - share and no bar", l)
+			}
+		}
+	}
+	if rows != 2 {
+		t.Errorf("found %d table rows, want 2:\n%s", rows, out)
+	}
+}

@@ -241,6 +241,7 @@ func (c *cluster) Decide(samples []iobench.Sample, decide func([]iobench.Sample)
 type rankResult struct {
 	Samples   []iobench.Sample   `json:"samples"`
 	LeftFiles []iobench.LeftFile `json:"left_files,omitempty"`
+	Verified  *iobench.Verified  `json:"verified,omitempty"`
 }
 
 // Broadcast sends rank 0's b to every rank (the shared file's identity).
@@ -249,7 +250,7 @@ func (c *cluster) Broadcast(b []byte) ([]byte, error) { return c.w.Bcast(b) }
 // gather brings every rank's samples to rank 0 and aggregates them there;
 // other ranks get nil. All ranks must call it, also after a failure.
 func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, error) {
-	data, err := json.Marshal(rankResult{Samples: res.Samples, LeftFiles: res.LeftFiles})
+	data, err := json.Marshal(rankResult{Samples: res.Samples, LeftFiles: res.LeftFiles, Verified: res.Verified})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -259,6 +260,7 @@ func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, err
 	}
 	perRank := make([][]iobench.Sample, len(parts))
 	var left []iobench.LeftFile
+	var verified *iobench.Verified
 	for i, p := range parts {
 		var rr rankResult
 		if err := json.Unmarshal(p, &rr); err != nil {
@@ -266,12 +268,25 @@ func (c *cluster) gather(res *iobench.Result) (*iobench.Result, *report.MPI, err
 		}
 		perRank[i] = rr.Samples
 		left = append(left, rr.LeftFiles...)
+		verified = addVerified(verified, rr.Verified)
 	}
 	agg, spread := iobench.Aggregate(perRank)
 	out := *res
-	out.Samples, out.LeftFiles = agg, left
+	out.Samples, out.LeftFiles, out.Verified = agg, left, verified
 	out.ConvertMiBPerSec = res.ConvertMiBPerSec
 	return &out, &report.MPI{Ranks: c.size, Nodes: len(c.nodes()), Hosts: c.nodes(), PerRank: rankRuns(spread)}, nil
+}
+
+// addVerified sums what the ranks' --verify checked.
+func addVerified(sum, v *iobench.Verified) *iobench.Verified {
+	if v == nil {
+		return sum
+	}
+	if sum == nil {
+		sum = &iobench.Verified{}
+	}
+	sum.Files, sum.Elements, sum.Bytes = sum.Files+v.Files, sum.Elements+v.Elements, sum.Bytes+v.Bytes
+	return sum
 }
 
 func rankRuns(spread []iobench.RankSpread) []report.RankRun {

@@ -50,6 +50,14 @@ type Result struct {
 	Adaptive         *Adaptive         `json:"adaptive,omitempty"`          // what --repeat auto did
 	Incomplete       bool              `json:"incomplete"`
 	LeftFiles        []LeftFile        `json:"left_files,omitempty"` // data files that could not be removed
+	Verified         *Verified         `json:"verified,omitempty"`   // what --verify read back and checked
+}
+
+// Verified counts what --verify read back and found as written.
+type Verified struct {
+	Files    int64 `json:"files"`
+	Elements int64 `json:"elements"`
+	Bytes    int64 `json:"bytes"`
 }
 
 // LeftFile is a data file iobench created and could not remove.
@@ -85,6 +93,7 @@ type Runner struct {
 	buf      []byte // conversion buffer, one write size
 	prefix   string
 	moved    atomic.Int64 // bytes of the current run, for progress bars
+	verified Verified     // what --verify checked so far
 	phase    atomic.Int32 // a Phase
 	stop     atomic.Bool
 	mu       sync.Mutex
@@ -107,6 +116,10 @@ func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
 	defer holdTermSignals()()
 	res = &Result{}
 	defer func() {
+		if r.Config.Verify {
+			v := r.verified
+			res.Verified = &v
+		}
 		r.teardown(res)
 		if res.LeftFiles = r.LeftFiles(); len(res.LeftFiles) > 0 {
 			err = errors.Join(err, &LeftFilesError{Files: res.LeftFiles})
@@ -374,6 +387,11 @@ func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 	}, r.writeChunks)
 	if err == nil && r.Config.Verify {
 		err = r.verify(name, run)
+	}
+	if err == nil && r.Config.Verify {
+		r.verified.Files++
+		r.verified.Elements += r.Config.Count
+		r.verified.Bytes += r.Config.Count * r.Config.ElemSize()
 	}
 	if err != nil {
 		_ = r.remove(name)

@@ -131,7 +131,11 @@ func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
 		cells = append(cells, fmt.Sprintf("%.1f-%.1f", row.MinMiBPerSec, row.MaxMiBPerSec), cv)
 	}
 	us := callMicros(row)
-	cells = append(cells, itoa(row.WriteCalls), fmt.Sprintf("%.2f", us), fmt.Sprintf("%.0f", 1e6/us), sharePct(plateauShare(row, k), k.Fraction))
+	share := "-" // no plateau (fewer than 3 sizes): no share to show
+	if k.PlateauMiBPerSec > 0 {
+		share = sharePct(plateauShare(row, k), k.Fraction)
+	}
+	cells = append(cells, itoa(row.WriteCalls), fmt.Sprintf("%.2f", us), fmt.Sprintf("%.0f", 1e6/us), share)
 	if c.convert {
 		cells = append(cells, fmt.Sprintf("%.0f", row.ConvertMiBPerSec))
 	}

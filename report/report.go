@@ -45,6 +45,7 @@ type Report struct {
 	MPI             *MPI                   `json:"mpi,omitempty"`
 	KeptFile        string                 `json:"kept_file,omitempty"`
 	LeftFiles       []iobench.LeftFile     `json:"left_files,omitempty"` // data files that could not be removed
+	Verified        *iobench.Verified      `json:"verified,omitempty"`   // what --verify read back and checked
 	Warnings        []string               `json:"warnings"`
 	Incomplete      bool                   `json:"incomplete"`
 	Error           string                 `json:"error,omitempty"`
@@ -131,6 +132,7 @@ func (r *Report) Summarize(res *iobench.Result) {
 	r.WarmupRan = res.WarmupRan
 	r.KeptFile = res.KeptFile
 	r.LeftFiles = res.LeftFiles
+	r.Verified = res.Verified
 	r.Incomplete = res.Incomplete
 	r.Results = iobench.Summarize(res)
 	if res.Adaptive != nil {

@@ -179,6 +179,9 @@ func (p *printer) textBody(r *Report) {
 		}
 	}
 	p.textRecommendation(r)
+	if v := r.Verified; v != nil {
+		p.f("verified: %d files read back, %d %s elements (%d bytes) checked, all as written\n", v.Files, v.Elements, r.Config.ElementType, v.Bytes)
+	}
 	if r.KeptFile != "" {
 		p.f("kept data file: %s\n", r.KeptFile)
 	}
@@ -222,7 +225,11 @@ func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result)
 	lines := []string{strings.Join(cols.head(), "\t") + "\t"}
 	for _, row := range rows {
 		cells := cols.cells(row, k)
-		lines = append(lines, strings.Join(cells, "\t")+"\t "+bar(plateauShare(row, k))+kneeMark(row, k))
+		line := strings.Join(cells, "\t") + "\t"
+		if k.PlateauMiBPerSec > 0 {
+			line += " " + bar(plateauShare(row, k)) + kneeMark(row, k)
+		}
+		lines = append(lines, line)
 	}
 	p.WriteString(tabulate(lines))
 	if cols.repeated && anyWide(rows) {
