@@ -83,6 +83,10 @@ func TestSweepOnTmpfsWarnsItMeasuresMemory(t *testing.T) {
 	if doc.FS.Type != "tmpfs" || !strings.Contains(strings.Join(doc.Warnings, "\n"), "tmpfs") {
 		t.Errorf("fs type %q warnings %q", doc.FS.Type, doc.Warnings)
 	}
+	// the tmpfs profile calls --fsync useless there: no warning may advise it
+	if w := strings.Join(doc.Warnings, "\n"); strings.Contains(w, "use --fsync") {
+		t.Errorf("a warning advises --fsync on tmpfs: %q", w)
+	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}

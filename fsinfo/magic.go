@@ -95,3 +95,7 @@ var localMagics = map[int64]bool{
 // Local reports whether the file system answers calls locally (see
 // localMagics); false when unsure.
 func (i Info) Local() bool { return localMagics[i.Magic] && !strings.HasPrefix(i.Type, "fuse") }
+
+// InMemory reports a file system that keeps its files in RAM (tmpfs,
+// ramfs): there is no storage behind the page cache, and fsync is moot.
+func (i Info) InMemory() bool { return i.Magic == MagicTmpfs || i.Magic == 0x858458f6 }

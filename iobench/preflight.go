@@ -73,7 +73,8 @@ func (c Config) windowBytes() int64 {
 // with its profile.)
 func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
 	var w []string
-	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal {
+	// On tmpfs there is nothing but the page cache; its profile says so.
+	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal && !fs.InMemory() {
 		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and --fsync is off: results may measure the page cache, not the file system; use --fsync or a --size larger than RAM",
 			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal)))
 	}
