@@ -67,6 +67,18 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// sameTerminal: a and b are one terminal, as when neither is redirected.
+func sameTerminal(a, b io.Writer) bool {
+	fa, okA := a.(*os.File)
+	fb, okB := b.(*os.File)
+	if !okA || !okB || !isTerminal(a) || !isTerminal(b) {
+		return false
+	}
+	sa, errA := fa.Stat()
+	sb, errB := fb.Stat()
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
 func (o *liveObserver) poll() {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()

@@ -21,29 +21,37 @@ import (
 func TestProgressBarOnATerminal(t *testing.T) {
 	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "512MiB", "--sizes", "4KiB,8KiB",
 		"--repeat", "auto", "--time-budget", "6s", "--sync", "none", "--profile", "generic", "--format", "json", "-o", t.TempDir()+"/r.json")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
-	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
-	}
-	defer tty.Close()
-	var screen bytes.Buffer
-	copied := make(chan struct{})
-	go func() { _, _ = io.Copy(&screen, tty); close(copied) }()
+	screen := onTerminal(t, cmd)
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	select {
 	case err := <-waited:
 		if err != nil {
-			t.Fatalf("sweep: %v\n%s", err, screen.String())
+			t.Fatalf("sweep: %v", err)
 		}
 	case <-time.After(2 * time.Minute):
 		_ = cmd.Process.Kill()
 		t.Fatal("sweep on a pty hung")
 	}
-	tty.Close()
-	<-copied
-	out := screen.String()
-	checkBar(t, out)
+	checkBar(t, screen())
+}
+
+// onTerminal starts cmd on an 80-column pseudo-terminal; the function it
+// returns waits for the output to end and gives what the terminal showed.
+func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
+	t.Helper()
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&screen, tty); close(copied) }()
+	return func() string {
+		<-copied // the child's exit ends the terminal's output (EIO)
+		return screen.String()
+	}
 }
 
 var (
@@ -79,5 +87,19 @@ func checkBar(t *testing.T, out string) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q progress shown:\n%q", want, out)
 		}
+	}
+}
+
+// With stdout and stderr on one terminal a warning shows once, in the
+// report, not also on stderr.
+func TestWarningsShowOnceOnATerminal(t *testing.T) {
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "4MiB", "--sizes", "4KiB,8KiB,16KiB",
+		"--repeat", "1", "--sync", "none", "--profile", "generic")
+	screen := onTerminal(t, cmd)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("sweep: %v\n%s", err, screen())
+	}
+	if out := screen(); strings.Count(out, "fits in RAM") != 1 {
+		t.Errorf("the page-cache warning %d times on the terminal, want 1:\n%s", strings.Count(out, "fits in RAM"), out)
 	}
 }

@@ -251,10 +251,14 @@ func (j *sweepJob) run(ctx context.Context) error {
 			j.rep.Warnings = append(j.rep.Warnings, w)
 		}
 	}
-	for _, w := range j.rep.Warnings {
-		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
-	}
 	streamHeader := j.format == "text" && j.toStdout()
+	// On one terminal the text report's own warning lines are the copy.
+	warnStderr := !(streamHeader && sameTerminal(j.stdout, j.stderr))
+	for _, w := range j.rep.Warnings {
+		if warnStderr {
+			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+		}
+	}
 	if streamHeader {
 		if err := j.agree(report.TextHeader(j.stdout, j.shown())); err != nil {
 			return err
@@ -269,7 +273,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	}
 	j.rep.Summarize(res)
 	for _, w := range j.rep.Warnings {
-		if strings.HasPrefix(w, report.SummaryWarningPrefix) {
+		if warnStderr && strings.HasPrefix(w, report.SummaryWarningPrefix) {
 			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
 		}
 	}
