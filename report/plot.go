@@ -190,6 +190,7 @@ func newAxes(runs []Run) *plot.Plot {
 // addRuns adds a series per report and direction and returns the highest
 // throughput plotted.
 func (f *figure) addRuns(runs []Run) (top float64, err error) {
+	knees := 0
 	for i, run := range runs {
 		for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 			rows := modeRows(run.Report.Results, mode)
@@ -197,7 +198,10 @@ func (f *figure) addRuns(runs []Run) (top float64, err error) {
 				continue
 			}
 			s := series{rows: rows, knee: run.Report.kneeFor(mode).Result, color: palette[i%len(palette)],
-				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode)}
+				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode), kneeRow: knees}
+			if kneeShown(s.knee) {
+				knees++
+			}
 			if err := s.add(f); err != nil {
 				return 0, fmt.Errorf("plot: %s: %w", run.Name, err)
 			}
@@ -353,6 +357,8 @@ type series struct {
 	glyph draw.GlyphDrawer
 	read  bool
 	label string
+	// kneeRow is how many knee labels come before this one.
+	kneeRow int
 }
 
 func (s series) top() float64 {
@@ -407,7 +413,9 @@ func (s series) addKnee(p *plot.Plot) error {
 	if err != nil {
 		return err
 	}
-	label.Offset = vg.Point{X: vg.Points(10), Y: vg.Points(-18)}
+	// Each knee label a line lower than the one before, so knees at the
+	// same or nearby sizes never print their labels over each other.
+	label.Offset = vg.Point{X: vg.Points(10), Y: vg.Points(-18 - kneeLabelStep*float64(s.kneeRow))}
 	for i := range label.TextStyle {
 		label.TextStyle[i].Color = s.color
 		label.TextStyle[i].Font.Size = vg.Points(11)
@@ -416,6 +424,9 @@ func (s series) addKnee(p *plot.Plot) error {
 	p.Add(ring, label)
 	return nil
 }
+
+// kneeLabelStep is one line of the 11-point knee labels.
+const kneeLabelStep = 14
 
 // thickRing is a ring that stands out from the series' own glyphs.
 type thickRing struct{}

@@ -126,3 +126,45 @@ func TestPlotFile(t *testing.T) {
 		t.Errorf("%d files in the directory, want the 2 plots and no temporary files", len(entries))
 	}
 }
+
+// Knees at the same size (here two identical reports) get their labels on
+// separate lines, not printed over each other.
+func TestKneeLabelsDoNotOverlap(t *testing.T) {
+	var b bytes.Buffer
+	if err := Plot(&b, "svg", []Run{{"a.json", fixedReport()}, {"b.json", fixedReport()}}); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&b)
+	var places []string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "text" {
+			var text string
+			if next, err := dec.Token(); err == nil {
+				if cd, ok := next.(xml.CharData); ok {
+					text = string(cd)
+				}
+			}
+			if strings.HasPrefix(text, "knee ") && !strings.HasPrefix(text, "knee (") { // not the legend
+				places = append(places, attrs(el, "x", "y", "transform"))
+			}
+		}
+	}
+	if len(places) != 2 || places[0] == places[1] {
+		t.Errorf("knee labels at %q: want two, at different places", places)
+	}
+}
+
+// attrs is the named attributes of an element, in one string.
+func attrs(el xml.StartElement, names ...string) string {
+	var out []string
+	for _, a := range el.Attr {
+		if slices.Contains(names, a.Name.Local) {
+			out = append(out, a.Name.Local+"="+a.Value)
+		}
+	}
+	return strings.Join(out, " ")
+}
