@@ -122,7 +122,7 @@ func TestSweepJSON(t *testing.T) {
 	if err := unix.Statfs(dir, &st); err != nil {
 		t.Fatal(err)
 	}
-	if doc.FS.BlockSize != st.Bsize || doc.FS.Magic != int64(st.Type) || doc.FS.Type == "" {
+	if doc.FS.BlockSize != int64(st.Bsize) || doc.FS.Magic != int64(st.Type) || doc.FS.Type == "" {
 		t.Errorf("fs = %+v, want block_size %d magic %d", doc.FS, st.Bsize, st.Type)
 	}
 	if len(doc.Results) != 11 || doc.Results[0].WriteSize != 1024 || doc.Results[10].WriteSize != 1<<20 {

@@ -3,6 +3,7 @@ package iobench
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"time"
 
 	"github.com/iobench/iobench/convert"
@@ -166,6 +167,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--time-budget: %s needs --repeat auto (a fixed --repeat runs its rounds whatever they cost)", c.TimeBudget)
 	case len(c.Sizes) == 0:
 		return fmt.Errorf("--sizes: no write sizes to run")
+	case c.Direct && directFlag == 0:
+		return fmt.Errorf("--direct: O_DIRECT is not available on %s; iobench supports it on Linux only", runtime.GOOS)
 	}
 	for _, s := range c.Sizes {
 		if err := c.validSize(s); err != nil {

@@ -54,3 +54,16 @@ func TestPreflightDropCachesNeedsTheSwitch(t *testing.T) {
 		t.Errorf("write-only sweep: %v", err)
 	}
 }
+
+// --direct is refused, not silently ignored, where O_DIRECT does not exist.
+func TestDirectIsRefusedWhereItDoesNotExist(t *testing.T) {
+	c := smallConfig()
+	c.Direct, c.Count, c.Sizes = true, 4096, []int64{4096, 8192}
+	err := c.Validate()
+	if directFlag == 0 && (err == nil || !strings.Contains(err.Error(), "--direct")) {
+		t.Errorf("--direct without O_DIRECT: %v, want a refusal naming --direct", err)
+	}
+	if directFlag != 0 && err != nil {
+		t.Errorf("--direct with O_DIRECT: %v", err)
+	}
+}
