@@ -588,6 +588,18 @@ func TestSavedResultCommandsTakeFormatAndOutputAlike(t *testing.T) {
 	if out, _, code := runCLI(t, "plot", saved, "--format", "png", "-o", "-"); code != 0 || !strings.HasPrefix(out, "\x89PNG") {
 		t.Errorf("plot -o - --format png: exit %d, %d bytes", code, len(out))
 	}
+	for args, want := range map[[2]string]string{
+		{"gif", filepath.Join(dir, "x.svg")}: `--format: unknown plot format "gif" (valid: svg, png)`,
+		{"", "-"}:                            "--format: give svg or png to write the plot to stdout (-o -)",
+	} {
+		cmd := []string{"plot", saved, "-o", args[1]}
+		if args[0] != "" {
+			cmd = append(cmd, "--format", args[0])
+		}
+		if _, errOut, code := runCLI(t, cmd...); code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%v: exit %d %q, want %q", cmd, code, errOut, want)
+		}
+	}
 	if _, errOut, code := runCLI(t, "compare", saved, "--format", "json"); code != 2 || !strings.Contains(errOut, `--format: unknown format "json" for compare`) {
 		t.Errorf("compare --format json: exit %d %q", code, errOut)
 	}

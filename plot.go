@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,6 +45,13 @@ func readRuns(c *cli.Context) ([]report.Run, error) {
 func plotAction(c *cli.Context) error {
 	if c.String("output") == "" {
 		return usagef("plot: --output: give a new .svg or .png file")
+	}
+	format := c.String("format")
+	switch {
+	case format != "" && !slices.Contains(report.PlotFormats, format):
+		return usagef("--format: unknown plot format %q (valid: %s)", format, strings.Join(report.PlotFormats, ", "))
+	case format == "" && c.String("output") == "-":
+		return usagef("--format: give svg or png to write the plot to stdout (-o -)")
 	}
 	runs, err := readRuns(c)
 	if err != nil {
