@@ -13,7 +13,7 @@ import (
 
 func analyzeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv, markdown"},
+		formatFlag(report.CmdAnalyze, "text", "output format: %s"),
 		outputFlag("write the result to this new file (never overwritten) instead of stdout"),
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 	}
@@ -25,7 +25,7 @@ func analyzeAction(c *cli.Context) error {
 	if !c.Args().Present() {
 		return usagef("analyze: name at least one file (iobench JSON or CSV, or pr91030-bench output; - for stdin)")
 	}
-	reporter, err := analyzeReporter(c.String("format"))
+	format, err := lookupFormat(report.CmdAnalyze, c.String("format"))
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func analyzeAction(c *cli.Context) error {
 	}
 	return toOutput(c, func(w io.Writer) error {
 		for _, path := range c.Args().Slice() {
-			if err := analyzeOne(c, w, path, reporter); err != nil {
+			if err := analyzeOne(c, w, path, format.Report); err != nil {
 				return err
 			}
 		}
@@ -56,15 +56,7 @@ func toOutput(c *cli.Context, render func(io.Writer) error) error {
 	if err := checkNewOutput(path); err != nil {
 		return err
 	}
-	return report.WriteNew(path, render)
-}
-
-func analyzeReporter(format string) (report.Reporter, error) {
-	switch format {
-	case "text", "json", "csv", "markdown":
-		return report.Lookup(format)
-	}
-	return nil, usagef("--format: unknown format %q for analyze (valid: text, json, csv, markdown)", format)
+	return outputError(report.WriteNew(path, render))
 }
 
 // loadInput is the one reader of analyze, plot and compare: a bounded,

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
 	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/report"
@@ -11,7 +12,7 @@ import (
 func infoFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to describe"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+		formatFlag(report.CmdInfo, "text", "%s"),
 	}
 }
 
@@ -20,16 +21,14 @@ func infoAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
+	format, err := lookupFormat(report.CmdInfo, c.String("format"))
+	if err != nil {
+		return err
+	}
 	info, err := statDir(c.String("dir"))
 	if err != nil {
 		return err
 	}
 	rep := &report.Report{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), FS: info, Host: hostinfo.Read()}
-	switch c.String("format") {
-	case "text":
-		return report.TextHeader(c.App.Writer, rep)
-	case "json":
-		return report.JSON(c.App.Writer, rep)
-	}
-	return usagef("--format: unknown format %q for info (valid: text, json)", c.String("format"))
+	return format.Report(c.App.Writer, rep)
 }

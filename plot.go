@@ -1,27 +1,27 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/plot"
 )
 
 func plotFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Usage: "svg or png (default: from the --output extension; needed with -o -)"},
-		outputFlag("new .svg or .png file, or - for stdout with --format (required)"),
+		formatFlag(report.CmdPlot, "", "%s (default: from the --output extension; needed with -o -)"),
+		outputFlag(fmt.Sprintf("new %s file, or - for stdout with --format (required)", orList(plotExts()))),
 	}
 }
 
 func compareFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown"},
+		formatFlag(report.CmdCompare, "text", "%s"),
 		outputFlag("write the table to this new file (never overwritten) instead of stdout"),
 	}
 }
@@ -43,39 +43,63 @@ func readRuns(c *cli.Context) ([]report.Run, error) {
 }
 
 func plotAction(c *cli.Context) error {
-	if c.String("output") == "" {
-		return usagef("plot: --output: give a new .svg or .png file")
-	}
-	format := c.String("format")
-	switch {
-	case format != "" && !slices.Contains(report.PlotFormats, format):
-		return usagef("--format: unknown plot format %q (valid: %s)", format, strings.Join(report.PlotFormats, ", "))
-	case format == "" && c.String("output") == "-":
-		return usagef("--format: give svg or png to write the plot to stdout (-o -)")
+	write, err := plotWriter(c.String("format"), c.String("output"))
+	if err != nil {
+		return err
 	}
 	runs, err := readRuns(c)
 	if err != nil {
 		return err
 	}
-	if c.String("output") == "-" {
-		err = report.Plot(c.App.Writer, c.String("format"), runs)
-	} else if err = checkNewOutput(c.String("output")); err == nil {
-		err = report.PlotFile(c.String("output"), c.String("format"), runs)
+	return toOutput(c, func(w io.Writer) error { return write(w, runs) })
+}
+
+// plotWriter draws the format --format names, else the one the extension
+// of --output names, so that "-o curves.png" needs no --format.
+func plotWriter(format, output string) (report.RunsReporter, error) {
+	switch {
+	case output == "":
+		return nil, usagef("plot: --output: give a new %s file", orList(plotExts()))
+	case format == "" && output == "-":
+		return nil, usagef("--format: give %s to write the plot to stdout (-o -)", orList(report.Names(report.CmdPlot)))
+	case format == "":
+		return plotWriterFor(output)
 	}
-	if errors.Is(err, report.ErrUnknownPlotFormat) {
-		return asUsage(err)
+	f, err := lookupFormat(report.CmdPlot, format)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	return plot.Lookup(f.Name)
+}
+
+// plotWriterFor draws the format whose extension path has, in any case.
+func plotWriterFor(path string) (report.RunsReporter, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	for _, f := range report.Formats(report.CmdPlot) {
+		if f.Ext == ext {
+			return plot.Lookup(f.Name)
+		}
+	}
+	return nil, usagef("--output: %q: unknown plot format %q (valid: %s)", path, filepath.Ext(path), strings.Join(plotExts(), ", "))
+}
+
+// plotExts are the file name extensions of the plot formats: ".svg", ".png".
+func plotExts() []string {
+	var exts []string
+	for _, f := range report.Formats(report.CmdPlot) {
+		exts = append(exts, "."+f.Ext)
+	}
+	return exts
 }
 
 func compareAction(c *cli.Context) error {
+	format, err := lookupFormat(report.CmdCompare, c.String("format"))
+	if err != nil {
+		return err
+	}
 	runs, err := readRuns(c)
 	if err != nil {
 		return err
 	}
-	compare := map[string]func(io.Writer, []report.Run) error{"text": report.Compare, "markdown": report.CompareMarkdown}[c.String("format")]
-	if compare == nil {
-		return usagef("--format: unknown format %q for compare (valid: text, markdown)", c.String("format"))
-	}
-	return toOutput(c, func(w io.Writer) error { return compare(w, runs) })
+	return toOutput(c, func(w io.Writer) error { return format.Runs(w, runs) })
 }

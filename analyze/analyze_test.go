@@ -98,7 +98,7 @@ func TestParseReadError(t *testing.T) {
 	}
 }
 
-// TestResult: SetResults on Input.Result gives back the parsed rows and
+// TestResult: Summarize of Input.Result gives back the parsed rows and
 // computes the knees, and with three rounds the knee's stability.
 func TestResult(t *testing.T) {
 	for _, path := range []string{smallText, smallJSON, smallCSV, "testdata/pr91030-3runs.txt"} {

@@ -96,8 +96,15 @@ func TestSameKnee(t *testing.T) {
 	}
 }
 
-func curve(in *analyze.Input) []knee.Point {
-	return report.Curve(in.Report.Results, iobench.ModeWrite)
+func curve(in *analyze.Input) []knee.Point { return medianCurve(in.Report.Results, iobench.ModeWrite) }
+
+// medianCurve is the median of each size in one direction, as knee sees it.
+func medianCurve(rows []iobench.SizeResult, mode iobench.Mode) []knee.Point {
+	var pts []knee.Point
+	for _, row := range report.ModeRows(rows, mode) {
+		pts = append(pts, knee.Point{Size: row.WriteSize, MiBPerSec: row.MiBPerSec})
+	}
+	return pts
 }
 
 // TestFixtureUnits checks the real output against its own figures: every

@@ -61,7 +61,7 @@ func chartRow(rows []iobench.SizeResult, top float64, level int) string {
 }
 
 func kneeColumn(rows []iobench.SizeResult, k knee.Result) int {
-	if !kneeShown(k) {
+	if !KneeShown(k) {
 		return -1
 	}
 	for i, r := range rows {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
@@ -21,7 +22,7 @@ type Run struct {
 // the settings in which the reports differ, since a comparison across
 // different settings measures the settings as much as the file systems.
 func Compare(w io.Writer, runs []Run) error {
-	if err := checkRuns(runs); err != nil {
+	if err := CheckRuns(runs); err != nil {
 		return err
 	}
 	var p printer
@@ -38,7 +39,7 @@ func Compare(w io.Writer, runs []Run) error {
 
 // CompareMarkdown is Compare as Markdown tables, for a bug report.
 func CompareMarkdown(w io.Writer, runs []Run) error {
-	if err := checkRuns(runs); err != nil {
+	if err := CheckRuns(runs); err != nil {
 		return err
 	}
 	var p printer
@@ -64,15 +65,17 @@ func CompareMarkdown(w io.Writer, runs []Run) error {
 		}
 		p.f("\n")
 		for i, run := range runs {
-			if rows := modeRows(run.Report.Results, mode); len(rows) > 0 {
-				p.f("- **%s** %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode), rows))
+			if rows := ModeRows(run.Report.Results, mode); len(rows) > 0 {
+				p.f("- **%s** %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
 			}
 		}
 	}
 	return p.flushTo(w)
 }
 
-func checkRuns(runs []Run) error {
+// CheckRuns refuses an empty list of runs or one without its report,
+// for every writer of several reports.
+func CheckRuns(runs []Run) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no reports given")
 	}
@@ -95,7 +98,7 @@ func runLabel(i int) string {
 // runDescription says what a run measured, where and when, leaving out
 // what the report does not know.
 func runDescription(r *Report) string {
-	parts := []string{settingsLabel(r)}
+	parts := []string{SettingsLabel(r)}
 	if r.Host.Hostname != "" {
 		parts[0] += " on " + r.Host.Hostname
 	}
@@ -128,8 +131,8 @@ func (p *printer) compareMode(runs []Run, mode iobench.Mode) {
 	p.WriteString(tabulate(lines))
 	p.f("\n")
 	for i, run := range runs {
-		if len(modeRows(run.Report.Results, mode)) > 0 {
-			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.kneeFor(mode), modeRows(run.Report.Results, mode)))
+		if len(ModeRows(run.Report.Results, mode)) > 0 {
+			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), ModeRows(run.Report.Results, mode)))
 		}
 	}
 }
@@ -167,7 +170,7 @@ func medianAt(r *Report, mode iobench.Mode, size int64) (float64, bool) {
 func unionSizes(runs []Run, mode iobench.Mode) []int64 {
 	seen := map[int64]bool{}
 	for _, run := range runs {
-		for _, row := range modeRows(run.Report.Results, mode) {
+		for _, row := range ModeRows(run.Report.Results, mode) {
 			seen[row.WriteSize] = true
 		}
 	}
@@ -231,4 +234,30 @@ func ratio(x float64) string {
 		return fmt.Sprintf("%.3fx", x)
 	}
 	return fmt.Sprintf("%.2fx", x)
+}
+
+// SettingsLabel names a report by what was measured: "ext4 native",
+// "gpfs big-endian fsync".
+func SettingsLabel(r *Report) string {
+	c := r.Config
+	parts := []string{orDefault(r.FS.Type, "unknown fs"), c.Convert}
+	if r.Tool.Name != "" && r.Tool.Name != "iobench" {
+		parts[0] = r.Tool.Name // results of another program: name it
+	}
+	if c.Fsync {
+		parts = append(parts, "fsync")
+	}
+	if c.Direct {
+		parts = append(parts, "O_DIRECT")
+	}
+	if c.ElementType != "" && c.ElementType != "float64" {
+		parts = append(parts, c.ElementType)
+	}
+	if c.Stride > 1 {
+		parts = append(parts, fmt.Sprintf("stride %d", c.Stride))
+	}
+	if c.Source != "" && c.Source != string(iobench.SourceArray) {
+		parts = append(parts, c.Source)
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
 }

@@ -13,17 +13,15 @@ import (
 // same directory, then a rename that refuses to replace an existing file,
 // so a reader never sees half a report and no user file is overwritten.
 func WriteNewFile(path string, format Reporter, r *Report) error {
-	return writeNewFile(path, func(w io.Writer) error { return format(w, r) })
+	return WriteNew(path, func(w io.Writer) error { return format(w, r) })
 }
 
-// WriteNew is WriteNewFile for any content: write renders it.
-func WriteNew(path string, write func(io.Writer) error) error { return writeNewFile(path, write) }
-
-// writeNewFile is WriteNewFile for any content: write renders it.
-func writeNewFile(path string, write func(io.Writer) error) error {
+// WriteNew is WriteNewFile for any content: write renders it. Its errors
+// name the file, not the flag or field it came from.
+func WriteNew(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("--output: %w", err)
+		return err // *PathError: names the file
 	}
 	defer os.Remove(tmp.Name())
 	// CreateTemp makes the file 0600; a report is for colleagues too, so
@@ -39,7 +37,7 @@ func writeNewFile(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("--output: writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return renameNoReplace(tmp.Name(), path)
 }
@@ -49,12 +47,14 @@ func writeNewFile(path string, write func(io.Writer) error) error {
 func linkNoReplace(from, to string) error {
 	err := os.Link(from, to)
 	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("--output: %q already exists; not overwriting it", to)
+		return existsError(to)
 	}
-	if err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	return nil
+	return err // *LinkError: names both files
+}
+
+// existsError refuses to replace the file at path.
+func existsError(path string) error {
+	return fmt.Errorf("%q already exists; not overwriting it", path)
 }
 
 // umask reads the process's file mode mask, which can only be read by

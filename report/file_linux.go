@@ -2,7 +2,7 @@ package report
 
 import (
 	"errors"
-	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,10 +13,10 @@ func renameNoReplace(from, to string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, unix.EEXIST):
-		return fmt.Errorf("--output: %q already exists; not overwriting it", to)
+		return existsError(to)
 	case errors.Is(err, unix.EINVAL), errors.Is(err, unix.ENOSYS):
 		// This file system lacks RENAME_NOREPLACE; a hard link is as exclusive.
 		return linkNoReplace(from, to)
 	}
-	return fmt.Errorf("--output: %w", err)
+	return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 }

@@ -46,9 +46,13 @@ func fixedReport() *Report {
 		Warnings: []string{"the data (256 MiB) fits in RAM (16 GiB) and --fsync is off: results may measure the page cache, not the file system; use --fsync or a --size larger than RAM"},
 	}
 	res := &iobench.Result{WarmupRan: true, KeptFile: "/scratch/alice/run1/iobench-0001.dat"}
-	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(mode iobench.Mode, size int64) float64 {
-		return 2000 * float64(size) / float64(size+64<<10)
-	})
+	return withWrites(r, res, func(size int64) float64 { return 2000 * float64(size) / float64(size+64<<10) })
+}
+
+// withWrites fills res with a write per round and size of r's plan at
+// rate(size) MiB/s, give or take roundFactor, and summarizes it into r.
+func withWrites(r *Report, res *iobench.Result, rate func(size int64) float64) *Report {
+	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(_ iobench.Mode, size int64) float64 { return rate(size) })
 	r.Summarize(res)
 	return r
 }
@@ -149,12 +153,7 @@ func gpfsReport() *Report {
 	r.Config.Convert, r.Config.Fsync, r.Config.Repeat, r.Config.Order = "big-endian", true, 1, "ascending"
 	r.Config.Sizes = iobench.PowersOfTwo(4<<10, 64<<20)
 	r.Warnings = nil
-	res := &iobench.Result{}
-	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(_ iobench.Mode, size int64) float64 {
-		return 5000 * float64(size) / float64(size+16<<20)
-	})
-	r.Summarize(res)
-	return r
+	return withWrites(r, &iobench.Result{}, func(size int64) float64 { return 5000 * float64(size) / float64(size+16<<20) })
 }
 
 // adaptiveReport is fixedReport run with --repeat auto: round 1 runs all
@@ -193,4 +192,29 @@ func adaptiveReport() *Report {
 	}
 	r.Summarize(res)
 	return r
+}
+
+// referenceReport is what analyze makes of the reference program's
+// output: no host, file system or command line, one run of 8 KiB to
+// 8 MiB writes timed with gettimeofday, and analyze's notes as warnings.
+func referenceReport() *Report {
+	r := &Report{
+		Tool: Tool{Name: ReferenceTool},
+		Config: Config{
+			Count: 1 << 26, ElementType: "float64", ElementSize: 8, TotalBytes: 512 << 20,
+			Sizes: iobench.PowersOfTwo(8<<10, 8<<20), Source: "array", SourceBytes: 512 << 20, Sync: "sync",
+			Repeat: 1, Order: "ascending", Convert: "native", Stride: 1, Mode: "write",
+			KneeFraction: 0.95, Clock: "gettimeofday, a wall clock",
+		},
+		Warnings: []string{"stdin: units converted: bs counts doubles (x8 for bytes); its MiB/s is Mi-doubles/s (x8 for true MiB/s)"},
+	}
+	return withWrites(r, &iobench.Result{}, func(size int64) float64 { return 1200 * float64(size) / float64(size+256<<10) })
+}
+
+// infoReport is what iobench info describes: the file system and the
+// host, nothing measured.
+func infoReport() *Report {
+	r := fixedReport()
+	return &Report{Tool: r.Tool, Command: []string{"iobench", "info", "--dir", "/scratch/alice/run1"},
+		StartTime: r.StartTime, Host: r.Host, FS: r.FS}
 }

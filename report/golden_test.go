@@ -2,73 +2,116 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/iobench/iobench/report/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// checkGolden compares got with testdata/<name>.golden line by line, or
-// rewrites the file with -update.
+// checkGolden compares got with testdata/<name>.golden, or rewrites the
+// file with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
+	golden.Check(t, "report", filepath.Join("testdata", name+".golden"), got)
+}
+
+// TestGolden renders every format in the registry, each command's with
+// that command's fixture, against testdata/<command>-<format>.golden, so a
+// new format fails here until its golden file is written (-update).
+// Plot's formats are report/plot's to test: report cannot draw them.
+func TestGolden(t *testing.T) {
+	for _, f := range formats {
+		if f.Command == CmdPlot {
+			continue
 		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/ -update to create it)", err)
-	}
-	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s\nIf the change is intended: go test ./report/ -update", path, diff)
+		name := goldenName(f.Command, f.Name)
+		t.Run(name, func(t *testing.T) { checkGolden(t, name, render(t, f, commandFixture(t, f.Command))) })
 	}
 }
 
-func TestGolden(t *testing.T) {
-	compare := func(w *bytes.Buffer, _ *Report) error {
-		return Compare(w, []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}})
-	}
-	anonymized := func(r *Report) *Report { return Anonymize(r, fixtureUser) }
-	tests := []struct {
-		name   string
-		format func(*bytes.Buffer, *Report) error
-		report *Report
-	}{
-		{"text", bufReporter(Text), fixedReport()},
-		{"json", bufReporter(JSON), fixedReport()},
-		{"csv", bufReporter(CSV), fixedReport()},
-		{"markdown", bufReporter(Markdown), fixedReport()},
-		{"gobench", bufReporter(Gobench), fixedReport()},
-		{"text-mpi", bufReporter(Text), mpiReport()},
-		{"markdown-mpi", bufReporter(Markdown), mpiReport()},
-		{"gobench-mpi", bufReporter(Gobench), mpiReport()},
-		{"text-gpfs", bufReporter(Text), gpfsReport()},
-		{"text-adaptive", bufReporter(Text), adaptiveReport()},
-		{"json-adaptive", bufReporter(JSON), adaptiveReport()},
-		{"markdown-anonymized", bufReporter(Markdown), anonymized(fixedReport())},
-		{"json-anonymized", bufReporter(JSON), anonymized(mpiReport())},
-		{"compare", compare, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := tt.format(&b, tt.report); err != nil {
+// goldenVariants are the sweep's formats on the other fixtures: MPI, a
+// second file system, adaptive rounds, anonymized.
+var goldenVariants = []struct {
+	name, format string
+	report       func() *Report
+}{
+	{"text-mpi", "text", mpiReport},
+	{"markdown-mpi", "markdown", mpiReport},
+	{"gobench-mpi", "gobench", mpiReport},
+	{"text-gpfs", "text", gpfsReport},
+	{"text-adaptive", "text", adaptiveReport},
+	{"json-adaptive", "json", adaptiveReport},
+	{"markdown-anonymized", "markdown", func() *Report { return Anonymize(fixedReport(), fixtureUser) }},
+	{"json-anonymized", "json", func() *Report { return Anonymize(mpiReport(), fixtureUser) }},
+}
+
+func TestGoldenVariants(t *testing.T) {
+	for _, v := range goldenVariants {
+		name := goldenName(CmdSweep, v.name)
+		t.Run(name, func(t *testing.T) {
+			f, err := Lookup(CmdSweep, v.format)
+			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tt.name, b.Bytes())
+			checkGolden(t, name, render(t, f, []Run{{"", v.report()}}))
 		})
 	}
 }
 
-func bufReporter(f Reporter) func(*bytes.Buffer, *Report) error {
-	return func(b *bytes.Buffer, r *Report) error { return f(b, r) }
+// Every golden file is one the tests above check: none is left behind
+// by a format or a variant that is gone.
+func TestNoStrayGoldenFiles(t *testing.T) {
+	want := map[string]bool{}
+	for _, f := range formats {
+		want[goldenName(f.Command, f.Name)] = f.Command != CmdPlot
+	}
+	for _, v := range goldenVariants {
+		want[goldenName(CmdSweep, v.name)] = true
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if name := strings.TrimSuffix(filepath.Base(f), ".golden"); !want[name] {
+			t.Errorf("%s is checked by no test; remove it", f)
+		}
+	}
+}
+
+func goldenName(cmd Command, name string) string { return string(cmd) + "-" + name }
+
+// commandFixture is what cmd renders in TestGolden: one report, or for
+// compare three.
+func commandFixture(t *testing.T, cmd Command) []Run {
+	switch cmd {
+	case CmdSweep:
+		return []Run{{"ext4.json", fixedReport()}}
+	case CmdAnalyze:
+		return []Run{{"stdin", referenceReport()}}
+	case CmdInfo:
+		return []Run{{"", infoReport()}}
+	case CmdCompare:
+		return []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
+	}
+	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
+	return nil
+}
+
+// render writes runs in format f: all of them, or the first for a
+// format of one report.
+func render(t *testing.T, f Format, runs []Run) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	var err error
+	if f.Runs != nil {
+		err = f.Runs(&b, runs)
+	} else {
+		err = f.Report(&b, runs[0].Report)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -33,7 +33,7 @@ func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
 		return fmt.Sprintf("none, write size does not matter in this range: no size from %s up (%.1f MiB/s) is measurably below %s of the %.1f MiB/s plateau%s; try a smaller --min",
 			knee.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
 	case knee.ShapeRising:
-		return "none, " + orDefault(k.Reason, "throughput is still rising at the largest size; extend --max")
+		return "none, " + orDefault(k.Reason, "throughput is still rising at the largest size") + "; extend --max"
 	}
 	return "none (" + orDefault(k.Reason, "no plateau found") + ")"
 }
@@ -150,9 +150,9 @@ func bandWords(k knee.Result) string {
 	return fmt.Sprintf("sizes from %s to %s are", knee.FormatSize(k.WriteSize), knee.FormatSize(k.DeclinesAbove))
 }
 
-// kneeShown reports whether k has a knee worth marking on a table or a
+// KneeShown reports whether k has a knee worth marking on a table or a
 // plot: a flat curve's "knee" is merely its smallest size.
-func kneeShown(k knee.Result) bool { return k.Found && kneeShape(k) != knee.ShapeFlat }
+func KneeShown(k knee.Result) bool { return k.Found && kneeShape(k) != knee.ShapeFlat }
 
 // kneeShape is k.Shape, or for a report written before shapes existed the
 // best guess from Found.

@@ -20,7 +20,7 @@ import (
 // not rendered (GCC Bugzilla) as where it is (GitHub).
 func Markdown(w io.Writer, r *Report) error {
 	var p printer
-	p.f("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), directionWord(r.Config.Mode))
+	p.f("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
 	if len(r.Command) > 0 {
 		p.f("\nCommand:\n\n")
 		p.fenced("sh", []string{ShellJoin(r.Command)})
@@ -28,7 +28,7 @@ func Markdown(w io.Writer, r *Report) error {
 	p.f("\nEnvironment:\n\n")
 	p.fenced("text", alignPairs(envPairs(r)))
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		if rows := modeRows(r.Results, mode); len(rows) > 0 {
+		if rows := ModeRows(r.Results, mode); len(rows) > 0 {
 			p.mdResults(r, mode, rows)
 		}
 	}
@@ -37,7 +37,9 @@ func Markdown(w io.Writer, r *Report) error {
 	return p.flushTo(w)
 }
 
-func directionWord(mode string) string {
+// DirectionWord is what a sweep of mode measured: "write", "read" or
+// "write and read".
+func DirectionWord(mode string) string {
 	switch mode {
 	case string(iobench.ModeRead):
 		return "read"
@@ -136,7 +138,7 @@ func alignPairs(pairs [][2]string) []string {
 }
 
 func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeResult) {
-	est := r.kneeFor(mode)
+	est := r.KneeFor(mode)
 	k := est.Result
 	p.f("\n%s:\n\n", resultsCaption(r, mode))
 	cols := tableColumns(r, rows)
@@ -175,7 +177,7 @@ func resultsCaption(r *Report, mode iobench.Mode) string {
 // rowNote marks the rows a reader looks for first.
 func rowNote(row iobench.SizeResult, k knee.Result) string {
 	var notes []string
-	if kneeShown(k) && row.WriteSize == k.WriteSize {
+	if KneeShown(k) && row.WriteSize == k.WriteSize {
 		notes = append(notes, "knee")
 	}
 	if k.Shape == knee.ShapeDeclines && row.WriteSize == k.BestSize {

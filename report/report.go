@@ -1,19 +1,7 @@
-// Package report turns a sweep's results into what people read and attach
-// to bug reports: one function per output format (Text, JSON, CSV,
-// Markdown, Gobench, chosen by Lookup), plots of one or more sweeps (Plot,
-// PlotFile), a side-by-side comparison (Compare) of reports read back with
-// ReadJSONFile, and Anonymize for reports posted in public.
-//
-// Every reporter renders into memory and writes once, so there is one
-// write error to check and it is always returned; files are published
-// atomically and never overwritten (WriteNewFile, PlotFile).
-// Throughput is MiB/s (2^20 bytes per second) throughout, except where the
-// Go benchmark format demands Go's MB/s (see Gobench).
 package report
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -230,38 +218,4 @@ func Runs(rows []iobench.SizeResult, mode iobench.Mode) []knee.Runs {
 		out = append(out, r)
 	}
 	return out
-}
-
-// Curve is the median curve of one direction, for knee finding.
-func Curve(rows []iobench.SizeResult, mode iobench.Mode) []knee.Point {
-	var pts []knee.Point
-	for _, row := range rows {
-		if row.Mode == mode {
-			pts = append(pts, knee.Point{Size: row.WriteSize, MiBPerSec: row.MiBPerSec})
-		}
-	}
-	return pts
-}
-
-// Reporter writes a report in one format.
-type Reporter func(w io.Writer, r *Report) error
-
-// Formats lists the formats Lookup knows.
-var Formats = []string{"text", "json", "csv", "markdown", "gobench"}
-
-// Lookup returns the reporter for a --format value.
-func Lookup(format string) (Reporter, error) {
-	switch format {
-	case "text":
-		return Text, nil
-	case "json":
-		return JSON, nil
-	case "csv":
-		return CSV, nil
-	case "markdown":
-		return Markdown, nil
-	case "gobench":
-		return Gobench, nil
-	}
-	return nil, fmt.Errorf("--format: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }

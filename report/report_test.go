@@ -2,10 +2,9 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,14 +16,22 @@ import (
 )
 
 func TestLookup(t *testing.T) {
-	for _, f := range Formats {
-		if r, err := Lookup(f); err != nil || r == nil {
-			t.Errorf("Lookup(%q) = %v, %v; want a reporter", f, r, err)
+	for _, f := range formats {
+		got, err := Lookup(f.Command, f.Name)
+		if err != nil || got.Name != f.Name || got.Ext == "" {
+			t.Errorf("Lookup(%s, %s) = %+v, %v; want the format with its extension", f.Command, f.Name, got, err)
+		}
+		if (f.Report == nil) == (f.Runs == nil) && f.Command != CmdPlot {
+			t.Errorf("%s %s: want exactly one of Report and Runs", f.Command, f.Name)
 		}
 	}
-	_, err := Lookup("yaml")
-	if err == nil || !strings.Contains(err.Error(), `"yaml"`) || !strings.Contains(err.Error(), "markdown") {
-		t.Errorf(`Lookup("yaml") error = %v; want it to quote the value and list the formats`, err)
+	_, err := Lookup(CmdAnalyze, "gobench")
+	var unknown *UnknownFormatError
+	if !errors.As(err, &unknown) || unknown.Format != "gobench" || !slices.Contains(unknown.Valid, "markdown") {
+		t.Errorf(`Lookup(analyze, "gobench") error = %#v; want an *UnknownFormatError listing analyze's formats`, err)
+	}
+	if want := `unknown format "gobench" for analyze (valid: text, json, csv, markdown)`; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
 	}
 }
 
@@ -47,15 +54,16 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // whether the first byte fails or one in the middle does.
 func TestWriteErrors(t *testing.T) {
 	outputs := map[string]func(io.Writer) error{
-		"compare":  func(w io.Writer) error { return Compare(w, []Run{{"a", fixedReport()}, {"b", gpfsReport()}}) },
-		"plot svg": func(w io.Writer) error { return Plot(w, "svg", []Run{{"a", fixedReport()}}) },
-		"plot png": func(w io.Writer) error { return Plot(w, "png", []Run{{"a", fixedReport()}}) },
-		"header":   func(w io.Writer) error { return TextHeader(w, fixedReport()) },
-		"body":     func(w io.Writer) error { return TextBody(w, fixedReport()) },
+		"body": func(w io.Writer) error { return TextBody(w, fixedReport()) },
 	}
-	for _, f := range Formats {
-		rep, _ := Lookup(f)
-		outputs[f] = func(w io.Writer) error { return rep(w, mpiReport()) }
+	for _, f := range formats {
+		name := string(f.Command) + " " + f.Name
+		switch {
+		case f.Report != nil:
+			outputs[name] = func(w io.Writer) error { return f.Report(w, mpiReport()) }
+		case f.Runs != nil:
+			outputs[name] = func(w io.Writer) error { return f.Runs(w, []Run{{"a", fixedReport()}, {"b", gpfsReport()}}) }
+		}
 	}
 	for name, out := range outputs {
 		var full bytes.Buffer
@@ -244,44 +252,19 @@ func TestAnonymizePlaceholdersAreNotRescanned(t *testing.T) {
 	}
 }
 
-func TestReadJSONFile(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+// JSON is lossless: decoded, it is the report again. analyze and the
+// plot tests rely on it.
+func TestJSONRoundTrip(t *testing.T) {
 	var b bytes.Buffer
 	if err := JSON(&b, fixedReport()); err != nil {
 		t.Fatal(err)
 	}
-	good := write("good.json", b.String())
-	got, err := ReadJSONFile(good)
-	if err != nil {
+	var got Report
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(fixedReport(), got); diff != "" {
+	if diff := cmp.Diff(fixedReport(), &got); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
-	bad := []struct{ name, content, want string }{
-		{"syntax.json", "{\n  \"tool\": {\n    \"name\": \"iobench\",\n  }\n}\n", "syntax.json:4: malformed JSON"},
-		{"type.json", "{\n\"tool\": {\"name\": \"iobench\"},\n\"results\": 3\n}", "type.json:3: "},
-		{"empty.json", "", "empty.json:1: malformed JSON"},
-		{"other.json", `{"tool": {"name": "fio"}, "results": [{}]}`, `other.json: not an iobench JSON report (tool.name is "fio"`},
-		{"array.json", `[1, 2]`, "array.json:1: not an iobench JSON report"},
-		{"csv.json", "mode,write_size\nwrite,4096\n", "csv.json:1: not an iobench JSON report; plot and compare read reports written with --format json"},
-		{"noresults.json", `{"tool": {"name": "iobench"}, "results": []}`, "noresults.json: iobench report without results"},
-	}
-	for _, tt := range bad {
-		_, err := ReadJSONFile(write(tt.name, tt.content))
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("ReadJSONFile(%s) error = %v, want it to contain %q", tt.name, err, tt.want)
-		}
-	}
-	if _, err := ReadJSONFile(filepath.Join(dir, "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
-		t.Errorf("missing file: error = %v, want it to name the file", err)
 	}
 }
 

@@ -37,7 +37,7 @@ func TextBody(w io.Writer, r *Report) error {
 
 func (p *printer) textHeader(r *Report) {
 	fs := r.FS
-	p.f("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), directionWord(r.Config.Mode))
+	p.f("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
 	// Results read back by analyze may lack the facts of a live run.
 	if fs.ResolvedDir != "" {
 		p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
@@ -158,11 +158,11 @@ func (p *printer) textBody(r *Report) {
 		p.f("rounds:     %s\n", AdaptiveLine(r.Adaptive))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		rows := modeRows(r.Results, mode)
+		rows := ModeRows(r.Results, mode)
 		if len(rows) == 0 {
 			continue
 		}
-		est := r.kneeFor(mode)
+		est := r.KneeFor(mode)
 		k := est.Result
 		p.f("\n%s\n", mode)
 		p.textTable(r, rows, k)
@@ -203,14 +203,17 @@ func ranOrNot(r *Report) string {
 	return "none"
 }
 
-func (r *Report) kneeFor(mode iobench.Mode) knee.Estimate {
+// KneeFor is the knee of one direction: ReadKnee for reads when the
+// sweep measured both, else Knee.
+func (r *Report) KneeFor(mode iobench.Mode) knee.Estimate {
 	if mode == iobench.ModeRead && r.ReadKnee != nil {
 		return *r.ReadKnee
 	}
 	return r.Knee
 }
 
-func modeRows(rows []iobench.SizeResult, mode iobench.Mode) []iobench.SizeResult {
+// ModeRows are the rows of one direction, in order.
+func ModeRows(rows []iobench.SizeResult, mode iobench.Mode) []iobench.SizeResult {
 	var out []iobench.SizeResult
 	for _, row := range rows {
 		if row.Mode == mode {
@@ -238,7 +241,7 @@ func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result)
 }
 
 func kneeMark(row iobench.SizeResult, k knee.Result) string {
-	if kneeShown(k) && row.WriteSize == k.WriteSize {
+	if KneeShown(k) && row.WriteSize == k.WriteSize {
 		return " <- knee"
 	}
 	return ""

@@ -1,7 +1,8 @@
-package report
+package plot
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"image"
@@ -12,7 +13,53 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/golden"
 )
+
+// fixture reads testdata/<name>.json, an ext4, gpfs or MPI sweep as
+// report.JSON wrote report's own test fixtures.
+func fixture(t *testing.T, name string) report.Run {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return report.Run{Name: name + ".json", Report: &r}
+}
+
+func fixtures(t *testing.T, names ...string) []report.Run {
+	var runs []report.Run
+	for _, n := range names {
+		runs = append(runs, fixture(t, n))
+	}
+	return runs
+}
+
+// TestGolden draws every plot format of report's registry against
+// testdata/plot-<format>.golden, so a new plot format fails here until
+// Lookup writes it and its golden file exists (-update).
+func TestGolden(t *testing.T) {
+	runs := fixtures(t, "ext4", "gpfs", "mpi")
+	for _, f := range report.Formats(report.CmdPlot) {
+		t.Run(f.Name, func(t *testing.T) {
+			write, err := Lookup(f.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := write(&b, runs); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, "report/plot", filepath.Join("testdata", "plot-"+f.Name+".golden"), b.Bytes())
+		})
+	}
+}
 
 // svgTexts returns the text of every <text> element of an SVG document.
 func svgTexts(t *testing.T, svg []byte) []string {
@@ -45,9 +92,9 @@ func svgTexts(t *testing.T, svg []byte) []string {
 }
 
 func TestPlotSVG(t *testing.T) {
-	runs := []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
+	runs := fixtures(t, "ext4", "gpfs", "mpi")
 	var b bytes.Buffer
-	if err := Plot(&b, "svg", runs); err != nil {
+	if err := SVG(&b, runs); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgTexts(t, b.Bytes())
@@ -77,53 +124,66 @@ func TestPlotSVG(t *testing.T) {
 
 func TestPlotPNG(t *testing.T) {
 	var b bytes.Buffer
-	if err := Plot(&b, "png", []Run{{"ext4.json", fixedReport()}}); err != nil {
+	if err := PNG(&b, fixtures(t, "ext4")); err != nil {
 		t.Fatal(err)
 	}
 	img, format, err := image.Decode(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := image.Rect(0, 0, 8*PlotDPI, 5*PlotDPI)
+	want := image.Rect(0, 0, 8*DPI, 5*DPI)
 	if format != "png" || img.Bounds() != want {
 		t.Errorf("decoded a %s of %v, want a png of %v", format, img.Bounds(), want)
 	}
 }
 
 func TestPlotErrors(t *testing.T) {
-	runs := []Run{{"ext4.json", fixedReport()}}
-	if err := Plot(io.Discard, "pdf", runs); !errors.Is(err, ErrUnknownPlotFormat) || !strings.Contains(err.Error(), `"pdf"`) {
-		t.Errorf(`Plot(pdf) error = %v, want ErrUnknownPlotFormat quoting "pdf"`, err)
+	_, err := Lookup("pdf")
+	var unknown *report.UnknownFormatError
+	if !errors.As(err, &unknown) || unknown.Format != "pdf" || !slices.Equal(unknown.Valid, report.Names(report.CmdPlot)) {
+		t.Errorf(`Lookup("pdf") error = %#v, want an *report.UnknownFormatError listing the plot formats`, err)
 	}
-	if err := Plot(io.Discard, "svg", nil); err == nil {
-		t.Error("Plot with no reports: no error")
+	if err := SVG(io.Discard, nil); err == nil {
+		t.Error("SVG with no reports: no error")
 	}
-	empty := fixedReport()
-	empty.Results = nil
-	if err := Plot(io.Discard, "svg", []Run{{"empty.json", empty}}); err == nil {
-		t.Error("Plot of a report without results: no error")
+	empty := fixture(t, "ext4")
+	empty.Report.Results = nil
+	if err := SVG(io.Discard, []report.Run{empty}); err == nil {
+		t.Error("SVG of a report without results: no error")
 	}
 }
 
-func TestPlotFile(t *testing.T) {
-	dir := t.TempDir()
-	runs := []Run{{"ext4.json", fixedReport()}}
-	for _, name := range []string{"curves.svg", "curves.PNG"} {
-		path := filepath.Join(dir, name)
-		if err := PlotFile(path, "", runs); err != nil {
-			t.Fatalf("PlotFile(%s): %v", name, err)
-		}
-		if err := PlotFile(path, "", runs); err == nil || !strings.Contains(err.Error(), "already exists") {
-			t.Errorf("PlotFile(%s) again: error = %v, want a refusal to overwrite", name, err)
-		}
+var errFull = errors.New("disk full")
+
+// failWriter accepts budget bytes, then fails every write.
+type failWriter struct{ budget int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.budget)
+	w.budget -= n
+	if n < len(p) {
+		return n, errFull
 	}
-	err := PlotFile(filepath.Join(dir, "curves.pdf"), "", runs)
-	if !errors.Is(err, ErrUnknownPlotFormat) || !strings.Contains(err.Error(), "--output") || !strings.Contains(err.Error(), "curves.pdf") {
-		t.Errorf("PlotFile(curves.pdf) error = %v, want ErrUnknownPlotFormat naming --output and the file", err)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Errorf("%d files in the directory, want the 2 plots and no temporary files", len(entries))
+	return n, nil
+}
+
+// Every plot format returns a failed write, first byte or middle.
+func TestWriteErrors(t *testing.T) {
+	runs := fixtures(t, "ext4")
+	for _, name := range report.Names(report.CmdPlot) {
+		write, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var full bytes.Buffer
+		if err := write(&full, runs); err != nil {
+			t.Fatal(err)
+		}
+		for _, budget := range []int{0, full.Len() / 2, full.Len() - 1} {
+			if err := write(&failWriter{budget: budget}, runs); !errors.Is(err, errFull) {
+				t.Errorf("%s, failing after %d bytes: error = %v, want %v", name, budget, err, errFull)
+			}
+		}
 	}
 }
 
@@ -131,7 +191,7 @@ func TestPlotFile(t *testing.T) {
 // separate lines, not printed over each other.
 func TestKneeLabelsDoNotOverlap(t *testing.T) {
 	var b bytes.Buffer
-	if err := Plot(&b, "svg", []Run{{"a.json", fixedReport()}, {"b.json", fixedReport()}}); err != nil {
+	if err := SVG(&b, []report.Run{{Name: "a.json", Report: fixture(t, "ext4").Report}, {Name: "b.json", Report: fixture(t, "ext4").Report}}); err != nil {
 		t.Fatal(err)
 	}
 	dec := xml.NewDecoder(&b)

@@ -1,18 +1,18 @@
-package report
+package plot
 
 import (
 	"bytes"
-	"errors"
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
+	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -22,34 +22,54 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
 )
 
-// Plot size: 8x5 inches reads at a glance on a screen and in a bug
-// tracker; PlotDPI makes the PNG 1200x750 pixels.
+// Every plot is 8x5 inches, which reads at a glance on a screen and in a
+// bug tracker; DPI makes the PNG 1200x750 pixels.
 const (
-	PlotWidth  = 8 * vg.Inch
-	PlotHeight = 5 * vg.Inch
-	PlotDPI    = 150
+	Width  = 8 * vg.Inch
+	Height = 5 * vg.Inch
+	DPI    = 150
 )
 
-// PlotFormats are the formats Plot writes.
-var PlotFormats = []string{"svg", "png"}
+// Lookup returns the writer of a format that report's registry lists for
+// plot, or a *report.UnknownFormatError.
+func Lookup(format string) (report.RunsReporter, error) {
+	switch format {
+	case "svg":
+		return SVG, nil
+	case "png":
+		return PNG, nil
+	}
+	return nil, &report.UnknownFormatError{Command: report.CmdPlot, Format: format, Valid: report.Names(report.CmdPlot)}
+}
 
-// ErrUnknownPlotFormat is wrapped by the errors of Plot and PlotFile for a
-// format they cannot write, so a caller can treat it as bad input.
-var ErrUnknownPlotFormat = errors.New("unknown plot format")
-
-// Plot draws the throughput curves of runs in format "svg" or "png": write
-// size on a log2 axis, median MiB/s with min-max error bars, the knee of
-// each curve marked and labelled, and a dashed line at each file system's
-// block size (f_bsize). Each report gives one series per direction,
-// named by its file system and settings.
-func Plot(w io.Writer, format string, runs []Run) error {
-	if err := checkRuns(runs); err != nil {
+// SVG draws the throughput curves of runs: write size on a log2 axis,
+// median MiB/s with min-max error bars, the knee of each curve marked and
+// labelled, and a dashed line at each file system's block size (f_bsize).
+// Each report gives one series per direction, named by its file system
+// and settings.
+func SVG(w io.Writer, runs []report.Run) error {
+	canvas := vgsvg.New(Width, Height)
+	if err := drawRuns(canvas, runs); err != nil {
 		return err
 	}
-	canvas, err := newCanvas(format)
-	if err != nil {
+	return writeSVG(w, canvas)
+}
+
+// PNG draws what SVG does as a PNG image, DPI dots per inch.
+func PNG(w io.Writer, runs []report.Run) error {
+	canvas := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))}
+	if err := drawRuns(canvas, runs); err != nil {
+		return err
+	}
+	_, err := canvas.WriteTo(w)
+	return err
+}
+
+func drawRuns(canvas vg.CanvasSizer, runs []report.Run) error {
+	if err := report.CheckRuns(runs); err != nil {
 		return err
 	}
 	fig, err := newFigure(runs)
@@ -57,11 +77,7 @@ func Plot(w io.Writer, format string, runs []Run) error {
 		return err
 	}
 	fig.draw(draw.New(canvas))
-	if format == "svg" {
-		return writeSVG(w, canvas)
-	}
-	_, err = canvas.WriteTo(w)
-	return err
+	return nil
 }
 
 // writeSVG names fallbacks for the plot's font. The SVG does not embed
@@ -77,32 +93,6 @@ func writeSVG(w io.Writer, canvas io.WriterTo) error {
 		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
 	_, err := w.Write(out)
 	return err
-}
-
-// PlotFile writes Plot's output to a new file, the format chosen by the
-// extension (.svg or .png), atomically and without overwriting, as
-// WriteNewFile does for reports.
-// The format is the file's extension unless format names one.
-func PlotFile(path, format string, runs []Run) error {
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
-	if format != "" {
-		ext = format
-	}
-	if !slices.Contains(PlotFormats, ext) {
-		return fmt.Errorf("--output: %q: %w %q (valid: .svg, .png)", path, ErrUnknownPlotFormat, filepath.Ext(path))
-	}
-	return writeNewFile(path, func(w io.Writer) error { return Plot(w, ext, runs) })
-}
-
-func newCanvas(format string) (vg.CanvasWriterTo, error) {
-	switch format {
-	case "svg":
-		return vgsvg.New(PlotWidth, PlotHeight), nil
-	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(PlotWidth, PlotHeight), vgimg.UseDPI(PlotDPI), vgimg.UseBackgroundColor(color.White))
-		return vgimg.PngCanvas{Canvas: c}, nil
-	}
-	return nil, fmt.Errorf("plot: %w %q (valid: %s)", ErrUnknownPlotFormat, format, strings.Join(PlotFormats, ", "))
 }
 
 // palette is the Okabe-Ito set without its yellow: told apart by people
@@ -139,20 +129,20 @@ func glyphFor(i int, mode iobench.Mode) draw.GlyphDrawer {
 // figure is a plot and its legend, which goes below the axes rather than
 // inside them, where it would hide some curve sooner or later.
 type figure struct {
-	plot   *plot.Plot
+	plot   *gplot.Plot
 	legend []legendEntry
 }
 
 type legendEntry struct {
 	text   string
-	thumbs []plot.Thumbnailer
+	thumbs []gplot.Thumbnailer
 }
 
-func (f *figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
+func (f *figure) addLegend(text string, thumbs ...gplot.Thumbnailer) {
 	f.legend = append(f.legend, legendEntry{text, thumbs})
 }
 
-func newFigure(runs []Run) (*figure, error) {
+func newFigure(runs []report.Run) (*figure, error) {
 	f := &figure{plot: newAxes(runs)}
 	top, err := f.addRuns(runs)
 	if err != nil {
@@ -170,8 +160,8 @@ func newFigure(runs []Run) (*figure, error) {
 }
 
 // newAxes is an empty plot with the title, the axes and a light grid.
-func newAxes(runs []Run) *plot.Plot {
-	p := plot.New()
+func newAxes(runs []report.Run) *gplot.Plot {
+	p := gplot.New()
 	p.Title.Text = plotTitle(runs)
 	p.Title.TextStyle.Font.Size = vg.Points(12)
 	p.Title.Padding = vg.Points(8)
@@ -189,17 +179,17 @@ func newAxes(runs []Run) *plot.Plot {
 
 // addRuns adds a series per report and direction and returns the highest
 // throughput plotted.
-func (f *figure) addRuns(runs []Run) (top float64, err error) {
+func (f *figure) addRuns(runs []report.Run) (top float64, err error) {
 	knees := 0
 	for i, run := range runs {
 		for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-			rows := modeRows(run.Report.Results, mode)
+			rows := report.ModeRows(run.Report.Results, mode)
 			if len(rows) == 0 {
 				continue
 			}
-			s := series{rows: rows, knee: run.Report.kneeFor(mode).Result, color: palette[i%len(palette)],
+			s := series{rows: rows, knee: run.Report.KneeFor(mode).Result, color: palette[i%len(palette)],
 				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode), kneeRow: knees}
-			if kneeShown(s.knee) {
+			if report.KneeShown(s.knee) {
 				knees++
 			}
 			if err := s.add(f); err != nil {
@@ -215,9 +205,9 @@ func (f *figure) addRuns(runs []Run) (top float64, err error) {
 }
 
 // addKneeLegend explains the ring once, in black, if any curve has one.
-func (f *figure) addKneeLegend(runs []Run) error {
+func (f *figure) addKneeLegend(runs []report.Run) error {
 	for _, run := range runs {
-		if kneeShown(run.Report.Knee.Result) || run.Report.ReadKnee != nil && kneeShown(run.Report.ReadKnee.Result) {
+		if report.KneeShown(run.Report.Knee.Result) || run.Report.ReadKnee != nil && report.KneeShown(run.Report.ReadKnee.Result) {
 			ring, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}})
 			if err != nil {
 				return err
@@ -260,16 +250,16 @@ func (f *figure) draw(c draw.Canvas) {
 	}
 }
 
-func (f *figure) legendColumns() []plot.Legend {
+func (f *figure) legendColumns() []gplot.Legend {
 	n := len(f.legend)
 	ncol := min((n+legendRows-1)/legendRows, legendColumns)
 	if ncol == 0 {
 		return nil
 	}
 	rows := (n + ncol - 1) / ncol
-	var cols []plot.Legend
+	var cols []gplot.Legend
 	for start := 0; start < n; start += rows {
-		l := plot.NewLegend()
+		l := gplot.NewLegend()
 		l.Top, l.Left = true, true
 		l.ThumbnailWidth = vg.Points(24)
 		l.Padding = vg.Points(2)
@@ -291,58 +281,32 @@ func sans(styles ...*text.Style) {
 	}
 }
 
-func plotTitle(runs []Run) string {
+func plotTitle(runs []report.Run) string {
 	what := "median per size"
-	if slices.ContainsFunc(runs, func(r Run) bool { return r.Report.Config.Repeat > 1 }) {
+	if slices.ContainsFunc(runs, func(r report.Run) bool { return r.Report.Config.Repeat > 1 }) {
 		what += ", bars from min to max over rounds"
 	}
 	if len(runs) == 1 {
 		r := runs[0].Report
-		return fmt.Sprintf("%s throughput by write(2) size: %s on %s\n%s", directionWord(r.Config.Mode),
-			r.FS.Type, orDefault(r.Host.Hostname, "unknown host"), what)
+		return fmt.Sprintf("%s throughput by write(2) size: %s on %s\n%s", report.DirectionWord(r.Config.Mode),
+			r.FS.Type, cmp.Or(r.Host.Hostname, "unknown host"), what)
 	}
 	return fmt.Sprintf("throughput by write(2) size, %d reports\n%s", len(runs), what)
-}
-
-// settingsLabel names a report by what was measured: "ext4 native",
-// "gpfs big-endian fsync".
-func settingsLabel(r *Report) string {
-	c := r.Config
-	parts := []string{orDefault(r.FS.Type, "unknown fs"), c.Convert}
-	if r.Tool.Name != "" && r.Tool.Name != "iobench" {
-		parts[0] = r.Tool.Name // results of another program: name it
-	}
-	if c.Fsync {
-		parts = append(parts, "fsync")
-	}
-	if c.Direct {
-		parts = append(parts, "O_DIRECT")
-	}
-	if c.ElementType != "" && c.ElementType != "float64" {
-		parts = append(parts, c.ElementType)
-	}
-	if c.Stride > 1 {
-		parts = append(parts, fmt.Sprintf("stride %d", c.Stride))
-	}
-	if c.Source != "" && c.Source != string(iobench.SourceArray) {
-		parts = append(parts, c.Source)
-	}
-	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
 }
 
 // seriesLabel is the legend text of run i in mode: its settings, with the
 // run's name when another run has the same settings, and the direction
 // when any run measured reads.
-func seriesLabel(runs []Run, i int, mode iobench.Mode) string {
-	label := settingsLabel(runs[i].Report)
+func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
+	label := report.SettingsLabel(runs[i].Report)
 	for j, other := range runs {
-		if j != i && settingsLabel(other.Report) == label {
+		if j != i && report.SettingsLabel(other.Report) == label {
 			label += " (" + runs[i].Name + ")"
 			break
 		}
 	}
 	for _, run := range runs {
-		if len(modeRows(run.Report.Results, iobench.ModeRead)) > 0 {
+		if len(report.ModeRows(run.Report.Results, iobench.ModeRead)) > 0 {
 			return label + ", " + string(mode)
 		}
 	}
@@ -399,8 +363,8 @@ func (s series) add(f *figure) error {
 
 // addKnee rings the knee and labels it below and to the right, where a
 // curve that rises and then levels off leaves space.
-func (s series) addKnee(p *plot.Plot) error {
-	if !kneeShown(s.knee) {
+func (s series) addKnee(p *gplot.Plot) error {
+	if !report.KneeShown(s.knee) {
 		return nil
 	}
 	at := plotter.XYs{{X: float64(s.knee.WriteSize), Y: s.knee.MiBPerSec}}
@@ -443,16 +407,16 @@ func (thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 
 // addBlockSizes draws a dashed vertical line at each distinct f_bsize,
 // labelled at height y; one line serves every report with that size.
-func addBlockSizes(p *plot.Plot, runs []Run, y float64) error {
+func addBlockSizes(p *gplot.Plot, runs []report.Run, y float64) error {
 	fsByBlock := map[int64][]string{}
 	for _, run := range runs {
-		name := orDefault(run.Report.FS.Type, run.Report.Tool.Name)
+		name := cmp.Or(run.Report.FS.Type, run.Report.Tool.Name)
 		if bs := run.Report.FS.BlockSize; bs > 0 && !slices.Contains(fsByBlock[bs], name) {
 			fsByBlock[bs] = append(fsByBlock[bs], name)
 		}
 	}
 	lo, hi := sizeRange(runs)
-	for _, bs := range sortedKeys(fsByBlock) {
+	for _, bs := range slices.Sorted(maps.Keys(fsByBlock)) {
 		text := "f_bsize " + knee.FormatSize(bs)
 		if len(runs) > 1 {
 			text += " (" + strings.Join(fsByBlock[bs], ", ") + ")"
@@ -467,7 +431,7 @@ func addBlockSizes(p *plot.Plot, runs []Run, y float64) error {
 }
 
 // sizeRange is the smallest and largest write size measured in runs.
-func sizeRange(runs []Run) (lo, hi int64) {
+func sizeRange(runs []report.Run) (lo, hi int64) {
 	for _, run := range runs {
 		for _, row := range run.Report.Results {
 			if lo == 0 || row.WriteSize < lo {
@@ -479,7 +443,7 @@ func sizeRange(runs []Run) (lo, hi int64) {
 	return lo, hi
 }
 
-func addVLine(p *plot.Plot, x, y float64, text string, right bool) error {
+func addVLine(p *gplot.Plot, x, y float64, text string, right bool) error {
 	line, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: y}})
 	if err != nil {
 		return err
@@ -530,15 +494,15 @@ const maxSizeLabels = 9
 type sizeTicker struct{}
 
 // Ticks returns the ticks between min and max.
-func (sizeTicker) Ticks(min, max float64) []plot.Tick {
+func (sizeTicker) Ticks(min, max float64) []gplot.Tick {
 	lo, hi := int(math.Ceil(math.Log2(min)-1e-9)), int(math.Floor(math.Log2(max)+1e-9))
 	if lo < 0 {
 		lo = 0
 	}
 	step := (hi - lo + maxSizeLabels) / maxSizeLabels
-	var ticks []plot.Tick
+	var ticks []gplot.Tick
 	for e := lo; e <= hi; e++ {
-		t := plot.Tick{Value: math.Ldexp(1, e)}
+		t := gplot.Tick{Value: math.Ldexp(1, e)}
 		if step <= 1 || e%step == 0 {
 			t.Label = knee.FormatSize(int64(1) << e)
 		}
@@ -552,8 +516,8 @@ func (sizeTicker) Ticks(min, max float64) []plot.Tick {
 type plainTicker struct{}
 
 // Ticks returns the default ticks between min and max, relabelled.
-func (plainTicker) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
+func (plainTicker) Ticks(min, max float64) []gplot.Tick {
+	ticks := gplot.DefaultTicks{}.Ticks(min, max)
 	labelled := 0
 	for _, t := range ticks {
 		if t.Label != "" {

@@ -1,0 +1,109 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Reporter writes a report in one format.
+type Reporter func(w io.Writer, r *Report) error
+
+// RunsReporter writes several reports in one format: a comparison or a
+// plot.
+type RunsReporter func(w io.Writer, runs []Run) error
+
+// Command names a command that writes formats; each offers its own list.
+type Command string
+
+// The commands that take a format.
+const (
+	CmdSweep   Command = "sweep"
+	CmdAnalyze Command = "analyze"
+	CmdCompare Command = "compare"
+	CmdPlot    Command = "plot"
+	CmdInfo    Command = "info"
+)
+
+// Format is one output format of one command. Report is set for the
+// commands that render one report (sweep, analyze, info), Runs for
+// compare. Plot's formats have neither: package report/plot writes them,
+// and report must not import it (it links gonum); they are listed here
+// so that every command's names, help and checks come from one table.
+type Format struct {
+	Command Command
+	Name    string
+	Ext     string // file name extension, without the dot
+	Report  Reporter
+	Runs    RunsReporter
+}
+
+// formats is every format of every command, in the order help and
+// errors list them. A new format is one line here, and its golden test
+// fails until it has a golden file.
+var formats = []Format{
+	{Command: CmdSweep, Name: "text", Ext: "txt", Report: Text},
+	{Command: CmdSweep, Name: "json", Ext: "json", Report: JSON},
+	{Command: CmdSweep, Name: "csv", Ext: "csv", Report: CSV},
+	{Command: CmdSweep, Name: "markdown", Ext: "md", Report: Markdown},
+	{Command: CmdSweep, Name: "gobench", Ext: "txt", Report: Gobench},
+	{Command: CmdAnalyze, Name: "text", Ext: "txt", Report: Text},
+	{Command: CmdAnalyze, Name: "json", Ext: "json", Report: JSON},
+	{Command: CmdAnalyze, Name: "csv", Ext: "csv", Report: CSV},
+	{Command: CmdAnalyze, Name: "markdown", Ext: "md", Report: Markdown},
+	{Command: CmdCompare, Name: "text", Ext: "txt", Runs: Compare},
+	{Command: CmdCompare, Name: "markdown", Ext: "md", Runs: CompareMarkdown},
+	{Command: CmdPlot, Name: "svg", Ext: "svg"},
+	{Command: CmdPlot, Name: "png", Ext: "png"},
+	{Command: CmdInfo, Name: "text", Ext: "txt", Report: TextHeader},
+	{Command: CmdInfo, Name: "json", Ext: "json", Report: JSON},
+}
+
+// Formats returns the formats cmd offers, in order.
+func Formats(cmd Command) []Format {
+	var out []Format
+	for _, f := range formats {
+		if f.Command == cmd {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Names returns the names of the formats cmd offers, in order.
+func Names(cmd Command) []string {
+	var out []string
+	for _, f := range Formats(cmd) {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Lookup returns cmd's format called name, or an *UnknownFormatError.
+func Lookup(cmd Command, name string) (Format, error) {
+	for _, f := range Formats(cmd) {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, &UnknownFormatError{Command: cmd, Format: name, Valid: Names(cmd)}
+}
+
+// UnknownFormatError is a format name that a command does not offer. It
+// names no flag: the caller knows where the name came from.
+type UnknownFormatError struct {
+	Command Command
+	Format  string
+	Valid   []string
+}
+
+func (e *UnknownFormatError) Error() string {
+	valid := strings.Join(e.Valid, ", ")
+	switch e.Command {
+	case CmdSweep: // the default command: naming it would puzzle whoever left it out
+		return fmt.Sprintf("unknown format %q (valid: %s)", e.Format, valid)
+	case CmdPlot:
+		return fmt.Sprintf("unknown plot format %q (valid: %s)", e.Format, valid)
+	}
+	return fmt.Sprintf("unknown format %q for %s (valid: %s)", e.Format, e.Command, valid)
+}
