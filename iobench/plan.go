@@ -1,8 +1,13 @@
 package iobench
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
+
+	"github.com/iobench/iobench/convert"
 )
 
 // Run is one timed pass over the data with one write (or read) size.
@@ -74,4 +79,50 @@ func (m Mode) Directions() []Mode {
 		return []Mode{ModeWrite, ModeRead}
 	}
 	return []Mode{ModeWrite}
+}
+
+// planKey is what PlanKey encodes. Runs is a digest of Plan(c), so a
+// field that changes the runs changes the key whether or not it is listed
+// here; the listed fields change the collectives (Warmup, Mode, Auto and
+// the adaptive settings) or what every rank must measure alike.
+type planKey struct {
+	Sizes          []int64
+	Repeat         int
+	Order          Order
+	Seed           uint64
+	Mode           Mode
+	Auto           bool
+	TimeBudget     time.Duration
+	KneeFraction   float64
+	ReferenceSizes []int64
+	Warmup         bool
+	Fsync          bool
+	Verify         bool
+	Direct         bool
+	Drop           DropMode
+	Type           convert.Type
+	Convert        convert.Order
+	Stride         int
+	Runs           string
+}
+
+// PlanKey encodes everything in c that decides the sequence of runs and of
+// collective calls, in readable form. Processes that run one sweep
+// together (MPI ranks) must have equal keys, or they would call the
+// collectives a different number of times and hang. It leaves out what
+// may differ between them: Dir, Count (a share of a total), Sync (one
+// syncing process per node), Ranks, Source, Force and Keep.
+func (c Config) PlanKey() string {
+	k := planKey{Sizes: c.Sizes, Repeat: c.Repeat, Order: c.Order, Seed: c.Seed, Mode: c.Mode,
+		Auto: c.Auto, TimeBudget: c.TimeBudget, KneeFraction: c.KneeFraction, ReferenceSizes: c.ReferenceSizes,
+		Warmup: c.Warmup, Fsync: c.Fsync, Verify: c.Verify, Direct: c.Direct, Drop: c.Drop,
+		Type: c.Type, Convert: c.Convert, Stride: c.Stride, Runs: runsDigest(Plan(c))}
+	return fmt.Sprintf("%+v", k)
+}
+
+// runsDigest is a short hash of runs: the plan of a long sweep has
+// hundreds, too many to print in an error.
+func runsDigest(runs []Run) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%v", runs))
+	return fmt.Sprintf("%x", sum[:6])
 }

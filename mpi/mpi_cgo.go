@@ -69,16 +69,23 @@ static int iob_error_string(int code, char *buf, int *len) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // initialized guards Init: MPI may be initialised once per process.
 var initialized atomic.Bool
+
+// errWrongThread is a World method called on another OS thread than the
+// one that called Init.
+var errWrongThread = errors.New("not on the thread that called Init")
 
 // start backs Wtime after Finalize, when MPI_Wtime may no longer be called.
 var start = time.Now()
@@ -86,24 +93,44 @@ var start = time.Now()
 // World is the job's set of ranks, MPI_COMM_WORLD.
 type World struct {
 	rank, size int
+	tid        int // the OS thread that called MPI_Init_thread
 	finalized  bool
 }
+
+// needLevel is the thread support Init asks for and requires. Go always
+// runs threads of its own beside the caller's, so MPI_THREAD_SINGLE is
+// not enough; since every call comes from the thread that called Init
+// (World.check), MPI_THREAD_FUNNELED is.
+const needLevel = C.MPI_THREAD_FUNNELED
+
+// Thread levels as Go ints, for threadLevelErr and its tests.
+var (
+	levelSingle     = int(C.MPI_THREAD_SINGLE)
+	levelFunneled   = int(C.MPI_THREAD_FUNNELED)
+	levelSerialized = int(C.MPI_THREAD_SERIALIZED)
+	levelMultiple   = int(C.MPI_THREAD_MULTIPLE)
+)
 
 // Enabled reports whether this binary was built with MPI (-tags mpi).
 func Enabled() bool { return true }
 
-// Init starts MPI (MPI_Init_thread asking for MPI_THREAD_SERIALIZED), makes
+// Init starts MPI (MPI_Init_thread asking for MPI_THREAD_FUNNELED), makes
 // MPI errors return rather than abort, and returns the world communicator.
 // It locks the calling goroutine to its OS thread until Finalize: make every
 // MPI call from this goroutine (see the package doc). It fails if called
-// twice.
+// twice, or if the MPI library grants less than MPI_THREAD_FUNNELED.
 func Init() (*World, error) {
 	if !initialized.CompareAndSwap(false, true) {
 		return nil, errInitTwice
 	}
 	runtime.LockOSThread()
 	var provided C.int
-	if err := mpiErr("MPI_Init_thread", C.iob_init(C.MPI_THREAD_SERIALIZED, &provided)); err != nil {
+	if err := mpiErr("MPI_Init_thread", C.iob_init(needLevel, &provided)); err != nil {
+		runtime.UnlockOSThread()
+		return nil, err
+	}
+	if err := threadLevelErr(int(provided)); err != nil {
+		C.MPI_Finalize()
 		runtime.UnlockOSThread()
 		return nil, err
 	}
@@ -117,7 +144,30 @@ func Init() (*World, error) {
 	if err := mpiErr("MPI_Comm_size", C.iob_size(&size)); err != nil {
 		return nil, err
 	}
-	return &World{rank: int(rank), size: int(size)}, nil
+	return &World{rank: int(rank), size: int(size), tid: unix.Gettid()}, nil
+}
+
+// threadLevelErr fails when the provided thread level is below needLevel.
+func threadLevelErr(provided int) error {
+	if provided >= int(needLevel) {
+		return nil
+	}
+	return fmt.Errorf("mpi: MPI_Init_thread: the MPI library provides thread level %s, iobench needs %s (Go runs threads of its own beside the one that calls MPI); use an MPI built with thread support",
+		levelName(provided), levelName(int(needLevel)))
+}
+
+func levelName(level int) string {
+	switch level {
+	case levelSingle:
+		return "MPI_THREAD_SINGLE"
+	case levelFunneled:
+		return "MPI_THREAD_FUNNELED"
+	case levelSerialized:
+		return "MPI_THREAD_SERIALIZED"
+	case levelMultiple:
+		return "MPI_THREAD_MULTIPLE"
+	}
+	return fmt.Sprintf("%d", level)
 }
 
 // Rank returns this process's rank, 0 to Size()-1.
@@ -128,7 +178,7 @@ func (w *World) Size() int { return w.size }
 
 // Barrier waits until every rank has reached it.
 func (w *World) Barrier() error {
-	if err := w.check(); err != nil {
+	if err := w.check("MPI_Barrier"); err != nil {
 		return err
 	}
 	return mpiErr("MPI_Barrier", C.iob_barrier())
@@ -137,7 +187,7 @@ func (w *World) Barrier() error {
 // AllreduceFloat64 combines v across ranks with op and returns the result
 // on every rank.
 func (w *World) AllreduceFloat64(v float64, op Op) (float64, error) {
-	if err := w.checkOp(op); err != nil {
+	if err := w.checkOp("MPI_Allreduce", op); err != nil {
 		return 0, err
 	}
 	var out C.double
@@ -150,7 +200,7 @@ func (w *World) AllreduceFloat64(v float64, op Op) (float64, error) {
 // AllreduceInt64 combines v across ranks with op and returns the result on
 // every rank. Sum can overflow like any int64 sum.
 func (w *World) AllreduceInt64(v int64, op Op) (int64, error) {
-	if err := w.checkOp(op); err != nil {
+	if err := w.checkOp("MPI_Allreduce", op); err != nil {
 		return 0, err
 	}
 	var out C.int64_t
@@ -166,7 +216,7 @@ func (w *World) AllreduceInt64(v int64, op Op) (int64, error) {
 // can check them against MPI's int counts and fail alike, rather than
 // leave the others waiting in MPI_Gatherv.
 func (w *World) Gather(b []byte) ([][]byte, error) {
-	if err := w.check(); err != nil {
+	if err := w.check("MPI_Gatherv"); err != nil {
 		return nil, err
 	}
 	counts := make([]int64, w.size)
@@ -202,7 +252,7 @@ func (w *World) Gather(b []byte) ([][]byte, error) {
 // rank can size its buffer and all fail alike if it exceeds MPI's int
 // count.
 func (w *World) Bcast(b []byte) ([]byte, error) {
-	if err := w.check(); err != nil {
+	if err := w.check("MPI_Bcast"); err != nil {
 		return nil, err
 	}
 	n := C.int64_t(len(b))
@@ -223,19 +273,22 @@ func (w *World) Bcast(b []byte) ([]byte, error) {
 }
 
 // Wtime returns MPI_Wtime, seconds on a clock local to each rank; only
-// differences mean anything. After Finalize it falls back to Go's monotonic
-// clock, whose readings must not be compared with earlier ones.
+// differences mean anything. After Finalize, or called from another thread
+// than Init's (it has no error to return), it falls back to Go's monotonic
+// clock, whose readings must not be compared with MPI_Wtime's.
 func (w *World) Wtime() float64 {
-	if w.finalized {
+	if w.check("MPI_Wtime") != nil {
 		return time.Since(start).Seconds()
 	}
 	return float64(C.iob_wtime())
 }
 
 // Abort ends every rank of the job with exit status code, as far as the
-// launcher allows (MPI_Abort on MPI_COMM_WORLD). It does not return.
+// launcher allows (MPI_Abort on MPI_COMM_WORLD). It does not return. Called
+// from another thread than Init's, it only exits: the launcher then ends
+// the job, as it does for any rank that exits without MPI_Finalize.
 func (w *World) Abort(code int) {
-	if !w.finalized {
+	if w.check("MPI_Abort") == nil {
 		C.iob_abort(C.int(code))
 	}
 	os.Exit(code)
@@ -244,7 +297,7 @@ func (w *World) Abort(code int) {
 // Finalize shuts MPI down and unlocks the OS thread that Init locked. No
 // World method but Rank, Size, Wtime and Abort may be called after it.
 func (w *World) Finalize() error {
-	if err := w.check(); err != nil {
+	if err := w.check("MPI_Finalize"); err != nil {
 		return err
 	}
 	// Marked first: after a failed MPI_Finalize, MPI is in no state to be
@@ -255,18 +308,23 @@ func (w *World) Finalize() error {
 	return err
 }
 
-// check fails once the World is finalized: MPI calls after MPI_Finalize
-// are erroneous and may crash rather than return an error.
-func (w *World) check() error {
+// check fails, before MPI function fn is called, once the World is
+// finalized (MPI calls after MPI_Finalize are erroneous and may crash
+// rather than return an error) and on a thread other than Init's (which
+// MPI_THREAD_FUNNELED forbids: the call could corrupt MPI's state or hang).
+func (w *World) check(fn string) error {
 	if w.finalized {
 		return errFinalized
+	}
+	if tid := unix.Gettid(); tid != w.tid {
+		return fmt.Errorf("mpi: %s: %w (OS thread %d, Init's %d); make every MPI call from the goroutine that called Init", fn, errWrongThread, tid, w.tid)
 	}
 	return nil
 }
 
 // checkOp is check plus validation of op, which the C side trusts.
-func (w *World) checkOp(op Op) error {
-	if err := w.check(); err != nil {
+func (w *World) checkOp(fn string, op Op) error {
+	if err := w.check(fn); err != nil {
 		return err
 	}
 	if !op.valid() {

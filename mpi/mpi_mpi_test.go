@@ -266,3 +266,64 @@ func TestGoSignalsSurviveInit(t *testing.T) {
 	}()
 	_ = p.s
 }
+
+// TestWrongThread calls each World method from the test's goroutine, which
+// runs on another OS thread than Init's (Init locked its thread to the
+// main goroutine). Each must refuse without calling MPI, naming the
+// function, so every rank returns at once and no collective is left half
+// made; the World stays usable from Init's thread.
+func TestWrongThread(t *testing.T) {
+	calls := []struct {
+		fn   string
+		call func() error
+	}{
+		{"MPI_Barrier", world.Barrier},
+		{"MPI_Allreduce", func() error { _, err := world.AllreduceInt64(1, Sum); return err }},
+		{"MPI_Allreduce", func() error { _, err := world.AllreduceFloat64(1, Sum); return err }},
+		{"MPI_Gatherv", func() error { _, err := world.Gather([]byte("x")); return err }},
+		{"MPI_Bcast", func() error { _, err := world.Bcast([]byte("x")); return err }},
+		{"MPI_Finalize", world.Finalize},
+	}
+	for _, c := range calls {
+		err := c.call()
+		if !errors.Is(err, errWrongThread) || !strings.Contains(err.Error(), "mpi: "+c.fn+": ") {
+			t.Errorf("%s off Init's thread: error = %v, want %v naming %s", c.fn, err, errWrongThread, c.fn)
+		}
+	}
+	// The refused Finalize must not have finalized the World.
+	var err error
+	onMain(func() { err = world.Barrier() })
+	if err != nil {
+		t.Errorf("Barrier() on Init's thread after the refused calls: %v", err)
+	}
+}
+
+// Wtime has no error to return: off Init's thread it must still advance,
+// on Go's clock.
+func TestWtimeWrongThread(t *testing.T) {
+	t0 := world.Wtime()
+	time.Sleep(5 * time.Millisecond)
+	if d := world.Wtime() - t0; d < 0.004 || d > 5 {
+		t.Errorf("Wtime off Init's thread advanced %v s over a 5 ms sleep", d)
+	}
+}
+
+func TestThreadLevelErr(t *testing.T) {
+	for _, tc := range []struct {
+		provided int
+		ok       bool
+	}{
+		{levelSingle, false},
+		{levelFunneled, true},
+		{levelSerialized, true},
+		{levelMultiple, true},
+	} {
+		err := threadLevelErr(tc.provided)
+		if (err == nil) != tc.ok {
+			t.Errorf("threadLevelErr(%s) = %v, want ok %v", levelName(tc.provided), err, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "provides thread level MPI_THREAD_SINGLE, iobench needs MPI_THREAD_FUNNELED") {
+			t.Errorf("threadLevelErr(%s) = %q, want the levels named", levelName(tc.provided), err)
+		}
+	}
+}
