@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,26 +17,26 @@ const version = "0.1.0"
 
 // run is the whole command, testable without a process: arguments in,
 // output to the writers given, an error out.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	app := newApp(stdout, stderr)
+func run(ctx context.Context, e *env, args []string) error {
+	app := newApp(e)
 	app.Metadata = map[string]any{"args": args} // the command line as given, for reports
 	if err := repeatedFlag(app, args); err != nil {
 		return err
 	}
-	return app.RunContext(ctx, flagsFirst(args))
+	return app.RunContext(ctx, flagsFirst(args, app.Commands))
 }
-
-// fileCommands take file names; valueFlags are their flags with a value.
-var (
-	fileCommands = map[string]bool{"analyze": true, "plot": true, "compare": true}
-	valueFlags   = map[string]bool{"-o": true, "--output": true, "-output": true, "--format": true, "-format": true, "--knee-fraction": true, "-knee-fraction": true}
-)
 
 // flagsFirst moves flags written after the file names in front of them,
 // since urfave/cli stops parsing flags at the first argument; then
 // `iobench plot a.json -o c.svg` works as users expect. "--" ends flags.
-func flagsFirst(args []string) []string {
-	if len(args) < 3 || !fileCommands[args[1]] {
+// Which commands take files, and which of their flags take a value, comes
+// from the commands' own definitions.
+func flagsFirst(args []string, commands []*cli.Command) []string {
+	if len(args) < 3 {
+		return args
+	}
+	takesValue, ok := fileCommandFlags(commands, args[1])
+	if !ok {
 		return args
 	}
 	var flags, files []string
@@ -49,7 +49,7 @@ func flagsFirst(args []string) []string {
 			i = len(rest)
 		case len(a) > 1 && a[0] == '-':
 			flags = append(flags, a)
-			if valueFlags[a] && i+1 < len(rest) {
+			if takesValue[a] && i+1 < len(rest) {
 				i++
 				flags = append(flags, rest[i])
 			}
@@ -62,6 +62,28 @@ func flagsFirst(args []string) []string {
 		out = append(append(out, "--"), files...)
 	}
 	return out
+}
+
+// fileCommandFlags finds the command called name if it takes file names
+// (its ArgsUsage says FILE), and spells every flag of it that takes a
+// value as a user may: "-o", "--output", "-output".
+func fileCommandFlags(commands []*cli.Command, name string) (map[string]bool, bool) {
+	for _, cmd := range commands {
+		if !cmd.HasName(name) || !strings.HasPrefix(cmd.ArgsUsage, "FILE") {
+			continue
+		}
+		takesValue := map[string]bool{}
+		for _, f := range cmd.Flags {
+			if _, isBool := f.(*cli.BoolFlag); isBool {
+				continue
+			}
+			for _, n := range f.Names() {
+				takesValue["-"+n], takesValue["--"+n] = true, true
+			}
+		}
+		return takesValue, true
+	}
+	return nil, false
 }
 
 // printVersion is --version: version, VCS revision and Go version, the
@@ -87,23 +109,23 @@ the knee where throughput levels off, and the buffer size to use. Sizes take bin
    iobench sweep --dir /gpfs/x --format json -o gpfs.json    # for analyze, plot and compare
    mpirun -np 64 bin/iobench-mpi sweep --dir /gpfs/x --shared-file`
 
-func newApp(stdout, stderr io.Writer) *cli.App {
+func newApp(e *env) *cli.App {
 	cli.VersionPrinter = printVersion
 	onUsage := func(_ *cli.Context, err error, _ bool) error { return asUsage(err) }
 	return &cli.App{
 		Name:                 "iobench",
 		Usage:                "measure write throughput by write(2) size, find the knee, recommend a buffer size",
 		Version:              version,
-		Writer:               stdout,
-		ErrWriter:            stderr,
+		Writer:               e.stdout,
+		ErrWriter:            e.stderr,
 		Description:          sweepExamples,
 		Flags:                sweepFlags(),
-		Action:               sweepAction,
+		Action:               e.sweepAction,
 		OnUsageError:         onUsage,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		EnableBashCompletion: true,
 		Commands: []*cli.Command{
-			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Description: sweepExamples, Flags: sweepFlags(), Action: sweepAction, OnUsageError: onUsage},
+			{Name: "sweep", Usage: "run the write-size sweep (the default command)", Description: sweepExamples, Flags: sweepFlags(), Action: e.sweepAction, OnUsageError: onUsage},
 			{Name: "analyze", Usage: "knee and recommendation from saved results (iobench JSON/CSV, pr91030-bench output)", Description: "iobench analyze gpfs.json\n./a.out | iobench analyze -          # the reference program's output, corrected\niobench analyze run.csv --format markdown -o run.md", ArgsUsage: "FILE... (- reads stdin)", Flags: analyzeFlags(), Action: analyzeAction, OnUsageError: onUsage},
 			{Name: "plot", Usage: "draw saved results (iobench JSON/CSV, pr91030-bench output) as curves", Description: "iobench plot gpfs.json ext4.json -o curves.svg\niobench plot run.csv --format png -o - > run.png", ArgsUsage: "FILE... (- reads stdin)", Flags: plotFlags(), Action: plotAction, OnUsageError: onUsage},
 			{Name: "compare", Usage: "one table of saved results (iobench JSON/CSV, pr91030-bench output), with ratios against the first", Description: "iobench compare native.json big-endian.json\niobench compare a.json b.json --format markdown -o compare.md", ArgsUsage: "FILE... (- reads stdin)", Flags: compareFlags(), Action: compareAction, OnUsageError: onUsage},
@@ -137,5 +159,9 @@ func profilesAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	return profile.Describe(c.App.Writer)
+	if err := profile.Describe(c.App.Writer, flagOf); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(c.App.Writer, "Flags given on the command line always win over a profile.")
+	return err
 }

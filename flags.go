@@ -78,10 +78,10 @@ func sweepFlagList() []cli.Flag {
 		&cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"},
 		&cli.StringFlag{Name: "source", Value: "array", Usage: "array (whole data set in memory) or window (memory ~2x the largest write)"},
 		&cli.BoolFlag{Name: "force", Usage: "skip the free-space check"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
+		formatFlag(report.CmdSweep, "text", "output format: %s"),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this new file (atomically) instead of stdout"},
-		&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: native, big-endian, little-endian, swap"},
-		&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: int32, int64, float32, float64, complex64, complex128"},
+		&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: " + joinNames(convert.Orders())},
+		&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: " + joinNames(convert.Types())},
 		&cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"},
 		&cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"},
 		&cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"},
@@ -96,6 +96,15 @@ func sweepFlagList() []cli.Flag {
 		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file", DefaultText: "off: a file per rank"},
 		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks", DefaultText: "off: per rank, as IOR's block size"},
 	}
+}
+
+// joinNames lists values by name: "native, big-endian".
+func joinNames[T fmt.Stringer](values []T) string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = v.String()
+	}
+	return strings.Join(names, ", ")
 }
 
 // configFromFlags turns flags into a plan; every error names its flag.

@@ -40,18 +40,19 @@ type sweepJob struct {
 	total          bool // --total: --count/--size is split across ranks
 	shared         bool // --shared-file
 	anonymize      bool // --anonymize
-	cl             *cluster
+	cl             *mpiJob
+	env            *env // the process: MPI world, environment, the runner for signals
 }
 
-func sweepAction(c *cli.Context) error {
+func (e *env) sweepAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q (commands: sweep, info, profiles, analyze, plot, compare; see --help)", c.Args().First())
 	}
-	cl, err := newCluster(world)
+	cl, err := newCluster(e.world)
 	if err != nil {
 		return err
 	}
-	job, err := newSweepJob(c)
+	job, err := newSweepJob(c, e)
 	if cl != nil {
 		err = cl.Agree(err)
 	}
@@ -62,12 +63,12 @@ func sweepAction(c *cli.Context) error {
 	return job.run(c.Context)
 }
 
-func newSweepJob(c *cli.Context) (*sweepJob, error) {
+func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	cfg, err := configFromFlags(c)
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	j := &sweepJob{cfg: cfg, format: c.String("format"), output: c.String("output"),
+	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"),
 		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
 		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
 		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
@@ -95,10 +96,11 @@ func newSweepJob(c *cli.Context) (*sweepJob, error) {
 
 // checkFlags rejects bad flag values that need no file system facts.
 func (j *sweepJob) checkFlags() error {
-	var err error
-	if j.reporter, err = report.Lookup(j.format); err != nil {
-		return asUsage(err)
+	format, err := lookupFormat(report.CmdSweep, j.format)
+	if err != nil {
+		return err
 	}
+	j.reporter = format.Report
 	if j.shared && j.cfg.Mode != iobench.ModeWrite {
 		return usagef("--shared-file: applies to --mode write only, not %q", j.cfg.Mode)
 	}
@@ -121,10 +123,11 @@ func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	notes, err := p.Apply(&j.cfg, info, c.IsSet, profile.DefaultEnv())
+	notes, err := p.Apply(&j.cfg, info, overrides(c), profile.DefaultEnv())
 	if err != nil {
 		return asUsage(err)
 	}
+	why, notes = iobench.Render(why, flagWords), iobench.RenderAll(notes, flagWords)
 	notes = slices.DeleteFunc(notes, func(n string) bool { return n == p.Warning })
 	if p.Warning != "" {
 		j.profileWarning = p.Warning
@@ -221,6 +224,7 @@ func (j *sweepJob) preflight() error {
 	if err == nil {
 		err = j.cfg.Validate() // a rank's share of --total may be below the largest size
 	}
+	err = inFlagWords(err)
 	if j.cl != nil { // a collective call: every rank makes it, failed or not
 		err = errors.Join(err, j.cl.samePlan(j.cfg))
 	}
@@ -242,11 +246,11 @@ func (j *sweepJob) run(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.rep.FS.ResolvedDir))
-	j.rep.Warnings = append(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), launcherWarnings...)
+	j.rep.Warnings = append(iobench.RenderAll(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), flagWords), j.env.launcherWarnings()...)
 	if j.profileWarning != "" {
 		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
 	}
-	if j.cl == nil || j.cl.rank == 0 {
+	if j.cl == nil || j.cl.Rank() == 0 {
 		if w := staleWarning(j.cfg.Dir); w != "" {
 			j.rep.Warnings = append(j.rep.Warnings, w)
 		}
@@ -294,7 +298,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 // replaced by stable placeholders.
 func (j *sweepJob) shown() *report.Report {
 	if j.anonymize {
-		return report.Anonymize(j.rep, os.Getenv("USER"))
+		return report.Anonymize(j.rep, j.env.getenv("USER"))
 	}
 	return j.rep
 }
@@ -305,7 +309,7 @@ func (j *sweepJob) toStdout() bool { return j.output == "" || j.output == "-" }
 // rank has nothing more to do (only rank 0 reports).
 func (j *sweepJob) aggregate(res *iobench.Result) (agg *iobench.Result, done bool, err error) {
 	agg, info, err := j.cl.gather(res)
-	if err != nil || j.cl.rank != 0 {
+	if err != nil || j.cl.Rank() != 0 {
 		return res, true, err
 	}
 	info.SharedFile, info.CountPerRank = j.shared, !j.total
@@ -317,10 +321,10 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir, RawSyscalls: j.rep.FS.Local()}, Shared: shared, Prefix: prefix}
 	if j.cl != nil {
 		r.Coord = j.cl
-		fmt.Fprintf(j.stderr, "iobench: live lines and bar are rank 0's own runs (per rank); the report aggregates all %d ranks\n", j.cl.size)
+		fmt.Fprintf(j.stderr, "iobench: live lines and bar are rank 0's own runs (per rank); the report aggregates all %d ranks\n", j.cl.Size())
 	}
-	activeRunner.Store(r)
-	defer activeRunner.Store(nil)
+	j.env.active.Store(r)
+	defer j.env.active.Store(nil)
 	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
 	defer obs.stop()
 	r.Observer = obs
@@ -329,7 +333,7 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 
 func (j *sweepJob) write(headerDone bool) error {
 	if !j.toStdout() {
-		err := report.WriteNewFile(j.output, j.reporter, j.shown())
+		err := outputError(report.WriteNewFile(j.output, j.reporter, j.shown()))
 		if err != nil {
 			// Keep what was measured: print it rather than lose it.
 			fmt.Fprintf(j.stderr, "iobench: could not write %s; the report follows on stdout\n", j.output)
@@ -353,7 +357,8 @@ func (j *sweepJob) write(headerDone bool) error {
 // saveAside keeps the report when stdout failed (a closed pipe, a full
 // disk): in a new file in the current directory, else the temp directory.
 func (j *sweepJob) saveAside() error {
-	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), reportExt[j.format])
+	format, _ := report.Lookup(report.CmdSweep, j.format) // checked in checkFlags
+	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), format.Ext)
 	var errs []error
 	for _, dir := range []string{".", os.TempDir()} {
 		path := filepath.Join(dir, name)
@@ -367,5 +372,3 @@ func (j *sweepJob) saveAside() error {
 	}
 	return fmt.Errorf("could not save the report aside either: %w", errors.Join(errs...))
 }
-
-var reportExt = map[string]string{"text": "txt", "json": "json", "csv": "csv", "markdown": "md", "gobench": "txt"}

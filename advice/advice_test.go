@@ -123,7 +123,7 @@ func TestRecommend(t *testing.T) {
 			summary: "Use writes of at least 16 MiB (16777216 bytes): from there the curve is within noise of 95% of the 990.0 MiB/s plateau. " +
 				"This knee is not established: one round cannot establish a knee, there is no run-to-run noise to judge by. " +
 				"libgfortran's 128 KiB unformatted buffer measured 30% of the plateau, but 1 run cannot tell that from noise (U test p = 0.50): " +
-				"no change is advised until more rounds show it (--repeat 5); the 8 KiB formatted buffer measured 11%, too few runs to tell it from noise.",
+				"no change is advised until more rounds show it (5 or more); the 8 KiB formatted buffer measured 11%, too few runs to tell it from noise.",
 			blockSay: "knee 16 MiB matches f_bsize 16 MiB; st_blksize 4 MiB is below it",
 		},
 		{
@@ -165,14 +165,14 @@ func TestRecommend(t *testing.T) {
 			rounds: 3, fs: gpfs,
 			want: verdicts{Basis: advice.BasisNone, Shape: knee.ShapeRising,
 				Unformatted: advice.VerdictNoKnee, Formatted: advice.VerdictNoKnee, UnformattedPct: 47, FormattedPc: 23},
-			summary:  "No buffer size recommended: no plateau reached: throughput still rising at 64 MiB (1717.0 MiB/s, 1584.0 at 32 MiB); extend --max.",
+			summary:  "No buffer size recommended: no plateau reached: throughput still rising at 64 MiB (1717.0 MiB/s, 1584.0 at 32 MiB); extend the sweep to larger sizes.",
 			blockSay: "no knee to compare with the block sizes",
 		},
 		{
 			name: "too few points", curve: points(mib, 500, 900), rounds: 3, fs: gpfs,
 			want: verdicts{Basis: advice.BasisNone, Shape: knee.ShapeTooFewPoints,
 				Unformatted: advice.VerdictNoKnee, Formatted: advice.VerdictNoKnee},
-			summary:  "No buffer size recommended: need at least 3 write sizes to find a knee, got 2; measure more sizes (--min/--max or --sizes).",
+			summary:  "No buffer size recommended: need at least 3 write sizes to find a knee, got 2; measure more sizes.",
 			blockSay: "no knee to compare with the block sizes",
 		},
 	}
@@ -237,8 +237,8 @@ func TestInterpolation(t *testing.T) {
 		{"between neighbours", curve, 700, 300, interpolatedNote},
 		{"unsorted input", []knee.Point{curve[5], curve[2], curve[7], curve[0], curve[3], curve[1], curve[6], curve[4]}, 700, 300, interpolatedNote},
 		{"defaults below the sweep", curve[4:], 0, 0,
-			"the unformatted default (128 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare; " +
-				"the formatted default (8 KiB) is outside the measured range 256 KiB .. 16 MiB; include it (--min/--max or --sizes) to compare"},
+			"the unformatted default (128 KiB) is outside the measured range 256 KiB .. 16 MiB; include it in the sizes measured to compare; " +
+				"the formatted default (8 KiB) is outside the measured range 256 KiB .. 16 MiB; include it in the sizes measured to compare"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,5 +333,5 @@ func TestProvisional(t *testing.T) {
 	}
 }
 
-const interpolatedNote = "the unformatted default (128 KiB) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it with --sizes); " +
-	"the formatted default (8 KiB) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it with --sizes)"
+const interpolatedNote = "the unformatted default (128 KiB) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it to the sizes measured); " +
+	"the formatted default (8 KiB) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it to the sizes measured)"

@@ -49,7 +49,7 @@ func defaultFigure(c curve, kind string, size int64, notes []string) (float64, [
 	case !ok:
 		return 0, append(notes, notMeasured(kind, size, c))
 	case !c.measured(size):
-		return v, append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it with --sizes)", kind, knee.FormatSize(size)))
+		return v, append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it to the sizes measured)", kind, knee.FormatSize(size)))
 	}
 	return v, notes
 }
@@ -82,6 +82,6 @@ func notMeasured(kind string, size int64, c curve) string {
 	if hi == 0 {
 		return fmt.Sprintf("the %s default (%s) was not measured: the curve is empty", kind, knee.FormatSize(size))
 	}
-	return fmt.Sprintf("the %s default (%s) is outside the measured range %s .. %s; include it (--min/--max or --sizes) to compare",
+	return fmt.Sprintf("the %s default (%s) is outside the measured range %s .. %s; include it in the sizes measured to compare",
 		kind, knee.FormatSize(size), knee.FormatSize(lo), knee.FormatSize(hi))
 }

@@ -26,7 +26,9 @@ func noKnee(k knee.Result) string {
 	case why == "":
 		why = "no knee was found"
 	case k.Shape == knee.ShapeTooFewPoints:
-		why += "; measure more sizes (--min/--max or --sizes)"
+		why += "; measure more sizes"
+	case k.Shape == knee.ShapeRising:
+		why += "; extend the sweep to larger sizes"
 	}
 	return "No buffer size recommended: " + why + "."
 }
@@ -120,7 +122,7 @@ func verdictWords(k knee.Result, verdict string, v float64, g *knee.Gain) string
 	case VerdictEnough:
 		return fmt.Sprintf("is within noise of the best (%.0f%% of the plateau): no change is needed", pct)
 	case VerdictUndecided:
-		return fmt.Sprintf("measured %.0f%% of the plateau, but %s cannot tell that from noise (U test p = %.2f): no change is advised until more rounds show it (--repeat 5)",
+		return fmt.Sprintf("measured %.0f%% of the plateau, but %s cannot tell that from noise (U test p = %.2f): no change is advised until more rounds show it (5 or more)",
 			pct, runsWord(g.Runs), g.P)
 	}
 	return "was not measured"

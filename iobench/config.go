@@ -1,7 +1,6 @@
 package iobench
 
 import (
-	"fmt"
 	"math/bits"
 	"runtime"
 	"time"
@@ -150,25 +149,25 @@ func PowersOfTwo(min, max int64) []int64 {
 // IsPowerOfTwo reports whether n is a positive power of two.
 func IsPowerOfTwo(n int64) bool { return n > 0 && bits.OnesCount64(uint64(n)) == 1 }
 
-// Validate checks the plan before any I/O. Errors name the flag a user sets.
+// Validate checks the plan before any I/O. Errors are *ConfigError.
 func (c Config) Validate() error {
 	switch {
 	case c.Count <= 0:
-		return fmt.Errorf("--count: %d must be positive", c.Count)
+		return configErr(SetCount, c.Count, "%d must be positive", c.Count)
 	case c.Stride < 1:
-		return fmt.Errorf("--stride: %d must be at least 1", c.Stride)
+		return configErr(SetStride, c.Stride, "%d must be at least 1", c.Stride)
 	case c.Repeat < 1:
-		return fmt.Errorf("--repeat: %d must be at least 1", c.Repeat)
+		return configErr(SetRepeat, c.Repeat, "%d must be at least 1", c.Repeat)
 	case c.Repeat > MaxRepeat:
-		return fmt.Errorf("--repeat: %d is more than %d rounds", c.Repeat, MaxRepeat)
+		return configErr(SetRepeat, c.Repeat, "%d is more than %d rounds", c.Repeat, MaxRepeat)
 	case c.TimeBudget < 0:
-		return fmt.Errorf("--time-budget: %s must be positive", c.TimeBudget)
+		return configErr(SetTimeBudget, c.TimeBudget, "%s must be positive", c.TimeBudget)
 	case c.TimeBudget > 0 && !c.Auto:
-		return fmt.Errorf("--time-budget: %s needs --repeat auto (a fixed --repeat runs its rounds whatever they cost)", c.TimeBudget)
+		return configErr(SetTimeBudget, c.TimeBudget, "%s needs %s auto (a fixed %s runs its rounds whatever they cost)", c.TimeBudget, SetRepeat.Ref(), SetRepeat.Ref())
 	case len(c.Sizes) == 0:
-		return fmt.Errorf("--sizes: no write sizes to run")
+		return configErr(SetSizes, "", "no write sizes to run")
 	case c.Direct && directFlag == 0:
-		return fmt.Errorf("--direct: O_DIRECT is not available on %s; iobench supports it on Linux only", runtime.GOOS)
+		return configErr(SetDirect, true, "O_DIRECT is not available on %s; iobench supports it on Linux only", runtime.GOOS)
 	}
 	for _, s := range c.Sizes {
 		if err := c.validSize(s); err != nil {
@@ -197,13 +196,13 @@ func (c Config) validMagnitude() error {
 	es, stride := uint64(c.ElemSize()), uint64(c.Stride)
 	hi, perElem := bits.Mul64(es, stride)
 	if hi != 0 || perElem > MaxSourceBytes {
-		return fmt.Errorf("--stride: %d is too large for %d-byte %s elements", c.Stride, es, c.Type)
+		return configErr(SetStride, c.Stride, "%d is too large for %d-byte %s elements", c.Stride, es, c.Type)
 	}
 	if hi, total := bits.Mul64(uint64(c.Count), perElem); hi != 0 || total > MaxSourceBytes {
-		return fmt.Errorf("--count: %d elements with --stride %d need more than %d bytes of source", c.Count, c.Stride, uint64(MaxSourceBytes))
+		return configErr(SetCount, c.Count, "%d elements with %s %d need more than %d bytes of source", c.Count, SetStride.Ref(), c.Stride, uint64(MaxSourceBytes))
 	}
 	if hi, window := bits.Mul64(uint64(c.MaxSize()), 2*stride); hi != 0 || window > MaxSourceBytes {
-		return fmt.Errorf("--stride: %d with write sizes up to %d bytes needs more than %d bytes of source", c.Stride, c.MaxSize(), uint64(MaxSourceBytes))
+		return configErr(SetStride, c.Stride, "%d with write sizes up to %d bytes needs more than %d bytes of source", c.Stride, c.MaxSize(), uint64(MaxSourceBytes))
 	}
 	return nil
 }
@@ -214,21 +213,21 @@ const DirectAlign = 4096
 
 func (c Config) validCombination() error {
 	if c.Drop == DropCaches && c.Mode == ModeWrite {
-		return fmt.Errorf("--drop-caches: applies to read runs; use it with --mode read or both")
+		return configErr(SetDrop, c.Drop, "applies to read runs; use it with %s read or both", SetMode.Ref())
 	}
 	if c.Mode != ModeWrite && c.Stride > 1 {
-		return fmt.Errorf("--stride: %d applies to writes only; use --stride 1 with --mode %s", c.Stride, c.Mode)
+		return configErr(SetStride, c.Stride, "%d applies to writes only; use %s 1 with %s %s", c.Stride, SetStride.Ref(), SetMode.Ref(), c.Mode)
 	}
 	if !c.Direct {
 		return nil
 	}
 	for _, s := range c.Sizes {
 		if s%DirectAlign != 0 {
-			return fmt.Errorf("--direct: write size %d bytes is not a multiple of %d (O_DIRECT needs block-aligned sizes); use --min 4KiB", s, DirectAlign)
+			return configErr(SetDirect, true, "write size %d bytes is not a multiple of %d (O_DIRECT needs block-aligned sizes); use %s 4KiB", s, DirectAlign, SetMinSize.Ref())
 		}
 	}
 	if c.TotalBytes()%DirectAlign != 0 {
-		return fmt.Errorf("--direct: the data (%d bytes) is not a multiple of %d, so the last write could not be aligned; adjust --count or --size", c.TotalBytes(), DirectAlign)
+		return configErr(SetDirect, true, "the data (%d bytes) is not a multiple of %d, so the last write could not be aligned; adjust %s", c.TotalBytes(), DirectAlign, SetCount.Ref())
 	}
 	return nil
 }
@@ -236,11 +235,11 @@ func (c Config) validCombination() error {
 func (c Config) validSize(s int64) error {
 	switch {
 	case s <= 0:
-		return fmt.Errorf("--sizes: write size %d must be positive", s)
+		return configErr(SetSizes, s, "write size %d must be positive", s)
 	case s%c.ElemSize() != 0:
-		return fmt.Errorf("--sizes: write size %d bytes is not a whole number of %d-byte %s elements", s, c.ElemSize(), c.Type)
+		return configErr(SetSizes, s, "write size %d bytes is not a whole number of %d-byte %s elements", s, c.ElemSize(), c.Type)
 	case s > c.TotalBytes():
-		return fmt.Errorf("--sizes: write size %d bytes is larger than the data (%d bytes); raise --count or --size", s, c.TotalBytes())
+		return configErr(SetSizes, s, "write size %d bytes is larger than the data (%d bytes); raise %s", s, c.TotalBytes(), SetCount.Ref())
 	}
 	return nil
 }
@@ -249,22 +248,22 @@ func (c Config) validEnums() error {
 	switch c.Source {
 	case SourceArray, SourceWindow:
 	default:
-		return fmt.Errorf("--source: unknown value %q (valid: array, window)", c.Source)
+		return configErr(SetSource, c.Source, "unknown value %q (valid: array, window)", c.Source)
 	}
 	switch c.Sync {
 	case SyncFS, SyncAll, SyncNone:
 	default:
-		return fmt.Errorf("--sync: unknown value %q (valid: syncfs, sync, none)", c.Sync)
+		return configErr(SetSync, c.Sync, "unknown value %q (valid: syncfs, sync, none)", c.Sync)
 	}
 	switch c.Order {
 	case Ascending, Descending, Shuffled:
 	default:
-		return fmt.Errorf("--order: unknown value %q (valid: ascending, descending, shuffled)", c.Order)
+		return configErr(SetOrder, c.Order, "unknown value %q (valid: ascending, descending, shuffled)", c.Order)
 	}
 	switch c.Mode {
 	case ModeWrite, ModeRead, ModeBoth:
 	default:
-		return fmt.Errorf("--mode: unknown value %q (valid: write, read, both)", c.Mode)
+		return configErr(SetMode, c.Mode, "unknown value %q (valid: write, read, both)", c.Mode)
 	}
 	return nil
 }

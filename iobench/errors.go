@@ -45,7 +45,7 @@ func Describe(err error) string {
 		unix.EACCES:       "permission denied",
 		unix.EPERM:        "operation not permitted",
 		unix.EFBIG:        "file too large for this file system or ulimit -f",
-		unix.EINVAL:       "invalid argument (if --direct is on: sizes or buffers not aligned as the file system needs)",
+		unix.EINVAL:       "invalid argument (if O_DIRECT is on: sizes or buffers not aligned as the file system needs)",
 		unix.ENOENT:       "no such file or directory",
 		unix.ENOTDIR:      "a path component is not a directory",
 		unix.ENAMETOOLONG: "file name too long for this file system",

@@ -147,7 +147,7 @@ func (o OSFS) open(name string, flags int, direct bool) (int, error) {
 		}
 		if err != nil {
 			if direct && errors.Is(err, unix.EINVAL) {
-				return -1, &os.PathError{Op: "open with O_DIRECT (the file system refuses direct I/O; drop --direct)", Path: o.Path(name), Err: err}
+				return -1, &os.PathError{Op: "open with O_DIRECT (the file system refuses direct I/O)", Path: o.Path(name), Err: err}
 			}
 			return -1, &os.PathError{Op: "open", Path: o.Path(name), Err: err}
 		}
@@ -226,7 +226,7 @@ func (o OSFS) DropCache(name string, id FileID, mode DropMode) error {
 	}
 	err = os.WriteFile(dropCachesPath, []byte("1\n"), 0)
 	if err != nil {
-		return &os.PathError{Op: "drop caches (needs root; use --drop-caches only as root)", Path: dropCachesPath, Err: err}
+		return &os.PathError{Op: "drop caches (needs root)", Path: dropCachesPath, Err: err}
 	}
 	return nil
 }

@@ -1,8 +1,12 @@
 package iobench
 
 import (
+	"errors"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -64,23 +68,98 @@ func TestPowersOfTwo(t *testing.T) {
 	}
 }
 
-func TestValidateNamesTheFlag(t *testing.T) {
+// Validate's errors are *ConfigError naming the field; their references
+// render in a caller's words.
+func TestValidateNamesTheField(t *testing.T) {
+	flag := func(s Setting) string { return "--" + strings.ToLower(string(s)) }
 	for _, tc := range []struct {
 		mutate func(*Config)
-		want   string
+		field  Setting
+		want   string // Error()
+		asFlag string // Message(flag)
 	}{
-		{func(c *Config) { c.Count = 0 }, "--count: 0 must be positive"},
-		{func(c *Config) { c.Sizes = []int64{1 << 40} }, "--sizes: write size 1099511627776 bytes is larger than the data (2000000000 bytes); raise --count or --size"},
-		{func(c *Config) { c.Sizes = []int64{1001} }, "--sizes: write size 1001 bytes is not a whole number of 8-byte float64 elements"},
-		{func(c *Config) { c.Source = "disk" }, `--source: unknown value "disk" (valid: array, window)`},
-		{func(c *Config) { c.Order = "random" }, `--order: unknown value "random" (valid: ascending, descending, shuffled)`},
-		{func(c *Config) { c.Repeat = 0 }, "--repeat: 0 must be at least 1"},
+		{func(c *Config) { c.Count = 0 }, SetCount, "Count: 0 must be positive", "--count: 0 must be positive"},
+		{func(c *Config) { c.Sizes = []int64{1 << 40} }, SetSizes,
+			"Sizes: write size 1099511627776 bytes is larger than the data (2000000000 bytes); raise Count",
+			"--sizes: write size 1099511627776 bytes is larger than the data (2000000000 bytes); raise --count"},
+		{func(c *Config) { c.Sizes = []int64{1001} }, SetSizes,
+			"Sizes: write size 1001 bytes is not a whole number of 8-byte float64 elements",
+			"--sizes: write size 1001 bytes is not a whole number of 8-byte float64 elements"},
+		{func(c *Config) { c.Source = "disk" }, SetSource, `Source: unknown value "disk" (valid: array, window)`, `--source: unknown value "disk" (valid: array, window)`},
+		{func(c *Config) { c.Order = "random" }, SetOrder, `Order: unknown value "random" (valid: ascending, descending, shuffled)`, `--order: unknown value "random" (valid: ascending, descending, shuffled)`},
+		{func(c *Config) { c.Repeat = 0 }, SetRepeat, "Repeat: 0 must be at least 1", "--repeat: 0 must be at least 1"},
+		{func(c *Config) { c.TimeBudget, c.Auto = time.Minute, false }, SetTimeBudget,
+			"TimeBudget: 1m0s needs Repeat auto (a fixed Repeat runs its rounds whatever they cost)",
+			"--timebudget: 1m0s needs --repeat auto (a fixed --repeat runs its rounds whatever they cost)"},
 	} {
 		c := DefaultConfig()
 		tc.mutate(&c)
+		var ce *ConfigError
 		err := c.Validate()
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("Validate() = %v, want %q", err, tc.want)
+		if !errors.As(err, &ce) || ce.Field != tc.field || err.Error() != tc.want || ce.Message(flag) != tc.asFlag {
+			t.Errorf("Validate() = %v, want %s error %q rendering as %q", err, tc.field, tc.want, tc.asFlag)
 		}
+	}
+}
+
+// planKeyExempt are the Config fields that may differ between the ranks
+// of one sweep, and so must not change PlanKey.
+var planKeyExempt = map[string]string{
+	"Dir":    "each rank names its own directory",
+	"Count":  "--total gives each rank a share",
+	"Sync":   "only one rank per node syncs",
+	"Ranks":  "set by the cluster, the same on every rank",
+	"Source": "how a rank holds its data in memory",
+	"Force":  "a rank's own free-space check",
+	"Keep":   "a rank's own last file",
+}
+
+// TestPlanKeyCoversEveryField mutates each Config field in turn. A field
+// that changes Plan must change the key; every other field must be either
+// in the key or exempt with a reason, so a new field cannot slip past the
+// ranks' plan check and hang a job.
+func TestPlanKeyCoversEveryField(t *testing.T) {
+	base := DefaultConfig()
+	base.Sizes, base.Repeat, base.Order, base.Seed, base.Mode = PowersOfTwo(1024, 8192), 2, Shuffled, 42, ModeBoth
+	planFields := map[string]bool{"Sizes": true, "Repeat": true, "Order": true, "Seed": true, "Mode": true}
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		c := base
+		mutate(t, reflect.ValueOf(&c).Elem().Field(i), name)
+		planChanged := !slices.Equal(Plan(base), Plan(c))
+		keyChanged := base.PlanKey() != c.PlanKey()
+		_, exempt := planKeyExempt[name]
+		switch {
+		case planFields[name] && !planChanged:
+			t.Errorf("%s: the mutation did not change Plan; the test is broken", name)
+		case planChanged && !keyChanged:
+			t.Errorf("%s changes Plan but not PlanKey", name)
+		case exempt && keyChanged:
+			t.Errorf("%s is exempt (%s) but changes PlanKey: ranks that legitimately differ would refuse to run", name, planKeyExempt[name])
+		case !exempt && !keyChanged:
+			t.Errorf("%s changes neither Plan nor PlanKey: add it to planKey if it changes the runs or the collectives, else to planKeyExempt with a reason", name)
+		}
+	}
+}
+
+// mutate changes v, a Config field, to another value of its type.
+func mutate(t *testing.T, v reflect.Value, name string) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint64:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float64:
+		v.SetFloat(v.Float() + 0.25)
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Slice:
+		v.Set(reflect.Append(v, reflect.ValueOf(int64(1<<14))))
+	default:
+		t.Fatalf("%s: mutate cannot change a %s; teach it", name, v.Kind())
 	}
 }

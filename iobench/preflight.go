@@ -34,30 +34,30 @@ func (c Config) SpaceNeeded(fsTotal uint64) int64 {
 	return data + max(min(SpaceMargin, int64(fsTotal/10)), data/50)
 }
 
-// Preflight checks, before any I/O, that the sweep can run: --dir is a
+// Preflight checks, before any I/O, that the sweep can run: Dir is a
 // writable directory with room for the data, and the source fits in memory.
 func Preflight(c Config, fs fsinfo.Info, memAvailable uint64) error {
 	if fs.ReadOnly {
-		return fmt.Errorf("--dir: %q is on a read-only file system (%s mounted at %s)", c.Dir, fs.Type, fs.MountPoint)
+		return configErr(SetDir, c.Dir, "%q is on a read-only file system (%s mounted at %s)", c.Dir, fs.Type, fs.MountPoint)
 	}
 	if err := unix.Access(fs.ResolvedDir, unix.W_OK); err != nil {
-		return fmt.Errorf("--dir: %q is not writable: %s", c.Dir, Describe(err))
+		return configErr(SetDir, c.Dir, "%q is not writable: %s", c.Dir, Describe(err))
 	}
 	if err := checkDropCaches(c); err != nil {
 		return err
 	}
 	need := c.SpaceNeeded(fs.TotalBytes)
 	if !c.Force && uint64(need) > fs.AvailBytes {
-		return fmt.Errorf("--dir: %q has %s available, the sweep needs %s (%d bytes: data plus a margin); free space, lower --count/--size, or pass --force",
-			c.Dir, humanize.IBytes(fs.AvailBytes), humanize.IBytes(uint64(need)), need)
+		return configErr(SetDir, c.Dir, "%q has %s available, the sweep needs %s (%d bytes: data plus a margin); free space, lower %s, or pass %s",
+			c.Dir, humanize.IBytes(fs.AvailBytes), humanize.IBytes(uint64(need)), need, SetCount.Ref(), SetForce.Ref())
 	}
 	if memAvailable > 0 && c.Source == SourceWindow && uint64(c.SourceBytes()) > memAvailable {
-		return fmt.Errorf("--stride: the window source needs %s of memory (twice the largest write times the stride) but only %s is available; lower --stride or --max",
-			humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable))
+		return configErr(SetStride, c.Stride, "the window source needs %s of memory (twice the largest write times the stride) but only %s is available; lower %s or %s",
+			humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), SetStride.Ref(), SetMaxSize.Ref())
 	}
 	if memAvailable > 0 && uint64(c.SourceBytes()) > memAvailable {
-		return fmt.Errorf("--source: the %s source needs %s of memory but only %s is available; use --source window (about %s) or a smaller --count",
-			c.Source, humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), humanize.IBytes(uint64(c.windowBytes())))
+		return configErr(SetSource, c.Source, "the %s source needs %s of memory but only %s is available; use %s window (about %s) or a smaller %s",
+			c.Source, humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), SetSource.Ref(), humanize.IBytes(uint64(c.windowBytes())), SetCount.Ref())
 	}
 	return nil
 }
@@ -68,18 +68,19 @@ func (c Config) windowBytes() int64 {
 	return w.SourceBytes()
 }
 
-// Warnings are facts about the plan that make results easy to misread.
+// Warnings are facts about the plan that make results easy to misread;
+// they reference settings ({Fsync}), which a caller renders (Render).
 // (What a file system type implies, such as tmpfs measuring memory, comes
 // with its profile.)
 func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
 	var w []string
 	// On tmpfs there is nothing but the page cache; its profile says so.
 	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal && !fs.InMemory() {
-		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and --fsync is off: results may measure the page cache, not the file system; use --fsync or a --size larger than RAM",
-			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal)))
+		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and %s is off: results may measure the page cache, not the file system; use %s or a %s larger than RAM",
+			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal), SetFsync.Ref(), SetFsync.Ref(), SetCount.Ref()))
 	}
 	if !c.Warmup {
-		w = append(w, "no warm-up pass (--warmup=false): the first run may be several times slower than the rest")
+		w = append(w, "no warm-up pass ("+SetWarmup.Ref()+"=false): the first run may be several times slower than the rest")
 	}
 	return w
 }
@@ -96,7 +97,7 @@ func checkDropCaches(c Config) error {
 	}
 	f, err := os.OpenFile(dropCachesPath, os.O_WRONLY, 0)
 	if err != nil {
-		return fmt.Errorf("--drop-caches: cannot write %s: %s; run as root, or leave out --drop-caches (the fadvise drop still applies)", dropCachesPath, DescribePath(err))
+		return configErr(SetDrop, c.Drop, "cannot write %s: %s; run as root, or leave out %s (the fadvise drop still applies)", dropCachesPath, DescribePath(err), SetDrop.Ref())
 	}
 	return f.Close()
 }

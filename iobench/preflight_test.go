@@ -19,7 +19,7 @@ func TestPreflight(t *testing.T) {
 	}{
 		{"fits", func(*Config, *fsinfo.Info, *uint64) {}, ""},
 		{"array larger than memory", func(_ *Config, _ *fsinfo.Info, mem *uint64) { *mem = 1 << 30 },
-			"--source: the array source needs 1.9 GiB of memory but only 1.0 GiB is available; use --source window (about 128 MiB)"},
+			"Source: the array source needs 1.9 GiB of memory but only 1.0 GiB is available; use Source window (about 128 MiB)"},
 		{"window fits", func(c *Config, _ *fsinfo.Info, mem *uint64) { c.Source, *mem = SourceWindow, 1<<30 }, ""},
 		{"no room", func(_ *Config, fs *fsinfo.Info, _ *uint64) { fs.AvailBytes = 1 << 30 }, "has 1.0 GiB available, the sweep needs"},
 		{"no room but forced", func(c *Config, fs *fsinfo.Info, _ *uint64) { fs.AvailBytes, c.Force = 1<<30, true }, ""},
@@ -46,8 +46,8 @@ func TestPreflightDropCachesNeedsTheSwitch(t *testing.T) {
 	c := DefaultConfig()
 	c.Dir, c.Drop, c.Mode = dir, DropCaches, ModeBoth
 	err := Preflight(c, roomy, 16<<30)
-	if err == nil || !strings.Contains(err.Error(), "--drop-caches: cannot write "+dropCachesPath) || !strings.Contains(err.Error(), "(ENOENT)") {
-		t.Errorf("Preflight = %v, want the --drop-caches refusal with ENOENT", err)
+	if err == nil || !strings.Contains(err.Error(), "Drop: cannot write "+dropCachesPath) || !strings.Contains(err.Error(), "(ENOENT)") {
+		t.Errorf("Preflight = %v, want the Drop refusal with ENOENT", err)
 	}
 	c.Mode = ModeWrite
 	if err := Preflight(c, roomy, 16<<30); err != nil {

@@ -1,20 +1,10 @@
-// Package knee finds where a throughput-versus-write-size curve levels off.
-//
-// The input is the median curve of a write-size sweep: one Point per write
-// size, usually powers of two. Find applies the plateau rule described in
-// docs/background.md ("Finding the knee"), in a form that one bad run cannot
-// move, classifies the curve's shape (plateau, declines, flat, rising, too
-// few points), and also reports where the Kneedle method (Satopaa et al.
-// 2011) puts the knee. Stability repeats Find over independent rounds, and
-// CV and Median help the caller judge how noisy each size was.
-//
-// The package knows nothing about the CLI or about how throughput was
-// measured; it works on numbers only.
 package knee
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/iobench/iobench/units"
 )
 
 // DefaultFraction is the share of the plateau a size must reach to count as
@@ -226,7 +216,7 @@ func (c curve) shape(fraction float64, k, end int) string {
 
 func risingReason(c curve) string {
 	last := c.len() - 1
-	return fmt.Sprintf("no plateau reached: throughput still rising at %s (%.1f MiB/s, %.1f at %s); extend --max",
+	return fmt.Sprintf("no plateau reached: throughput still rising at %s (%.1f MiB/s, %.1f at %s)",
 		FormatSize(c.size[last]), c.raw[last], c.raw[last-1], FormatSize(c.size[last-1]))
 }
 
@@ -234,7 +224,7 @@ func reason(r Result, c curve) string {
 	pct := math.Round(r.Fraction * 100)
 	switch r.Shape {
 	case ShapeFlat:
-		return fmt.Sprintf("no sensitivity to write size in this range: every size is within %.0f%% of the %.1f MiB/s plateau; try a smaller --min",
+		return fmt.Sprintf("no sensitivity to write size in this range: every size is within %.0f%% of the %.1f MiB/s plateau",
 			pct, r.PlateauMiBPerSec)
 	case ShapeDeclines:
 		last := c.len() - 1
@@ -253,14 +243,4 @@ func reason(r Result, c curve) string {
 // FormatSize writes a byte count in binary units when it is an exact
 // multiple of one ("64 KiB", "16 MiB"), else in bytes. It is for Reason and
 // Note text only; Result fields stay in bytes.
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		shift uint
-		name  string
-	}{{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
-		if n != 0 && n%(1<<u.shift) == 0 {
-			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
-		}
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func FormatSize(n int64) string { return units.FormatSize(n) }

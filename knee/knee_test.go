@@ -192,7 +192,7 @@ func TestFind(t *testing.T) {
 			"rising linearly in log2 size",
 			sweep(func(s int64) float64 { return 10 * math.Log2(float64(s)/512) }),
 			outcome{false, knee.ShapeRising, 0, 0, false, 0}, 0,
-			"extend --max",
+			"no plateau reached",
 		},
 		{
 			"elbow",

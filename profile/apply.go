@@ -11,53 +11,53 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// Apply sets the sweep in cfg from p, except what the user set explicitly:
-// isSet(flag) reports whether --flag was given ("min", "max", "sizes",
-// "repeat", "order", "fsync", "sync", "count", "size", "source", "warmup");
-// a nil isSet means no flag was. cfg must hold the plan the flags made.
+// Overrides are the settings a caller set explicitly; a profile leaves
+// them as they are. A nil Overrides sets none.
+type Overrides map[iobench.Setting]bool
+
+// Apply sets the sweep in cfg from p, except the settings in given (of
+// those a profile sets: Sizes, MinSize, MaxSize, Repeat, Order, Fsync,
+// Sync, Count, Source, Warmup). cfg must hold the plan the caller made.
 //
 // The largest write size may come from fs (f_bsize, the wsize mount option)
 // or, on Lustre, from `lfs getstripe` run through env. When the data per
 // run is smaller than the profile's largest write size, the sweep stops at
 // the data size. The notes say what was derived and anything the user
 // should know; the error says when the sweep cannot fit the data at all.
-func (p Profile) Apply(cfg *iobench.Config, fs fsinfo.Info, isSet func(flag string) bool, env Env) (notes []string, err error) {
-	if isSet == nil {
-		isSet = func(string) bool { return false }
-	}
-	p.applySettings(cfg, isSet)
+func (p Profile) Apply(cfg *iobench.Config, fs fsinfo.Info, given Overrides, env Env) (notes []string, err error) {
+	p.applySettings(cfg, given)
 	if p.Warning != "" {
 		notes = append(notes, p.Warning)
 	}
-	sweepNotes, err := p.applySweep(cfg, fs, isSet, env)
+	sweepNotes, err := p.applySweep(cfg, fs, given, env)
 	return append(notes, sweepNotes...), err
 }
 
 // applySettings sets everything but the write sizes.
-func (p Profile) applySettings(cfg *iobench.Config, isSet func(string) bool) {
-	if !isSet("fsync") {
+func (p Profile) applySettings(cfg *iobench.Config, isSet Overrides) {
+	if !isSet[iobench.SetFsync] {
 		cfg.Fsync = p.Fsync
 	}
 	switch {
-	case isSet("repeat"):
+	case isSet[iobench.SetRepeat]:
 	case p.RepeatAuto:
 		cfg.Auto, cfg.Repeat = true, iobench.MinAutoRounds
 	case p.Repeat > 0:
 		cfg.Auto, cfg.Repeat = false, p.Repeat
 	}
-	if !isSet("order") {
+	if !isSet[iobench.SetOrder] {
 		cfg.Order = p.order(cfg.Repeat)
 	}
-	if p.Sync != "" && !isSet("sync") {
+	if p.Sync != "" && !isSet[iobench.SetSync] {
 		cfg.Sync = p.Sync
 	}
-	if p.Count > 0 && !isSet("count") && !isSet("size") {
+	if p.Count > 0 && !isSet[iobench.SetCount] {
 		cfg.Count = p.Count
 	}
-	if p.Source != "" && !isSet("source") {
+	if p.Source != "" && !isSet[iobench.SetSource] {
 		cfg.Source = p.Source
 	}
-	if p.NoWarmup && !isSet("warmup") {
+	if p.NoWarmup && !isSet[iobench.SetWarmup] {
 		cfg.Warmup = false
 	}
 }
@@ -77,24 +77,24 @@ func (p Profile) order(repeat int) iobench.Order {
 }
 
 // applySweep sets cfg.Sizes to powers of two from the smallest to the
-// largest write size, keeping an explicit --sizes list untouched and an
-// explicit --min or --max as given.
-func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet func(string) bool, env Env) ([]string, error) {
-	if isSet("sizes") || len(cfg.Sizes) == 0 {
+// largest write size, keeping an explicit Sizes list untouched and an
+// explicit MinSize or MaxSize as given.
+func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet Overrides, env Env) ([]string, error) {
+	if isSet[iobench.SetSizes] || len(cfg.Sizes) == 0 {
 		return nil, nil
 	}
 	lo, hi := slices.Min(cfg.Sizes), cfg.MaxSize()
-	if p.Sweep.MinElems > 0 && !isSet("min") {
+	if p.Sweep.MinElems > 0 && !isSet[iobench.SetMinSize] {
 		lo = p.Sweep.MinElems * cfg.ElemSize()
 	}
 	want, derived := p.wantMax(cfg, fs, env)
 	var notes []string
 	switch {
 	case want == 0:
-	case isSet("max"):
+	case isSet[iobench.SetMaxSize]:
 		if want > hi {
-			notes = append(notes, fmt.Sprintf("%s: keeping --max %s, though %s would sweep to %s; the knee may lie beyond --max",
-				p.Name, size(hi), orProfile(derived), size(want)))
+			notes = append(notes, fmt.Sprintf("%s: keeping %s %s, though %s would sweep to %s; the knee may lie beyond %[2]s",
+				p.Name, iobench.SetMaxSize.Ref(), size(hi), orProfile(derived), size(want)))
 		}
 	default:
 		hi = max(want, lo)
@@ -102,7 +102,7 @@ func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet func(stri
 			notes = append(notes, fmt.Sprintf("%s: %s -> sweeping to %s", p.Name, derived, size(hi)))
 		}
 	}
-	if !isSet("max") {
+	if !isSet[iobench.SetMaxSize] {
 		var note string
 		var err error
 		if hi, note, err = p.fitData(cfg.TotalBytes(), lo, hi); err != nil {
@@ -125,11 +125,11 @@ func (p Profile) fitData(data, lo, hi int64) (int64, string, error) {
 	}
 	capped := floorPow2(data)
 	if capped < lo {
-		return hi, "", fmt.Errorf("--profile %s: the data per run (%d bytes) is smaller than the smallest write size (%d bytes); raise --count or --size",
-			p.Name, data, lo)
+		return hi, "", &iobench.ConfigError{Field: iobench.SetProfile, Value: p.Name,
+			Reason: fmt.Sprintf("%s sweeps from %d bytes, more than the data per run (%d bytes); raise %s", p.Name, lo, data, iobench.SetCount.Ref())}
 	}
-	note := fmt.Sprintf("%s: the data per run is only %s; sweeping to %s instead of %s (raise --count or --size to go further)",
-		p.Name, size(data), size(capped), size(hi))
+	note := fmt.Sprintf("%s: the data per run is only %s; sweeping to %s instead of %s (raise %s to go further)",
+		p.Name, size(data), size(capped), size(hi), iobench.SetCount.Ref())
 	return capped, note, nil
 }
 

@@ -8,74 +8,75 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/units"
 )
 
-// Field is one flag a profile sets, with its value or how it is derived.
+// Field is one setting a profile sets, with its value or how it is
+// derived.
 type Field struct {
-	Flag  string `json:"flag"`  // flag name without dashes: "max"
-	Value string `json:"value"` // "true", "3", "max(64 MiB, 4 x f_bsize)"
+	Setting iobench.Setting `json:"setting"` // iobench.SetMaxSize
+	Value   string          `json:"value"`   // "true", "3", "max(64 MiB, 4 x f_bsize)"
 }
 
-// String is the field as a user would write the flag: "--fsync",
-// "--warmup=false", "--repeat 3".
-func (f Field) String() string {
+// Words is the field as a user would write it, name giving the setting's
+// words: "--fsync", "--warmup=false", "--repeat 3" with the CLI's flags.
+func (f Field) Words(name func(iobench.Setting) string) string {
 	switch f.Value {
 	case "true":
-		return "--" + f.Flag
+		return name(f.Setting)
 	case "false":
-		return "--" + f.Flag + "=false"
+		return name(f.Setting) + "=false"
 	}
-	return "--" + f.Flag + " " + f.Value
+	return name(f.Setting) + " " + f.Value
 }
 
-// Fields lists what p sets, in flag terms. A flag given on the command
-// line wins over each of them.
+// Fields lists what p sets. A setting the caller gives wins over each.
 func (p Profile) Fields() []Field {
 	fields := p.Sweep.fields()
-	add := func(ok bool, flag, value string) {
+	add := func(ok bool, s iobench.Setting, value string) {
 		if ok {
-			fields = append(fields, Field{flag, value})
+			fields = append(fields, Field{s, value})
 		}
 	}
-	add(p.Fsync, "fsync", "true")
-	add(p.Repeat > 0, "repeat", strconv.Itoa(p.Repeat))
-	add(p.RepeatAuto, "repeat", "auto")
-	add(p.Order != "", "order", string(p.Order))
-	add(p.Order == "" && (p.Repeat > 1 || p.RepeatAuto), "order", string(iobench.Shuffled))
-	add(p.Sync != "", "sync", string(p.Sync))
-	add(p.Count > 0, "count", strconv.FormatInt(p.Count, 10))
-	add(p.Source != "", "source", string(p.Source))
-	add(p.NoWarmup, "warmup", "false")
+	add(p.Fsync, iobench.SetFsync, "true")
+	add(p.Repeat > 0, iobench.SetRepeat, strconv.Itoa(p.Repeat))
+	add(p.RepeatAuto, iobench.SetRepeat, "auto")
+	add(p.Order != "", iobench.SetOrder, string(p.Order))
+	add(p.Order == "" && (p.Repeat > 1 || p.RepeatAuto), iobench.SetOrder, string(iobench.Shuffled))
+	add(p.Sync != "", iobench.SetSync, string(p.Sync))
+	add(p.Count > 0, iobench.SetCount, strconv.FormatInt(p.Count, 10))
+	add(p.Source != "", iobench.SetSource, string(p.Source))
+	add(p.NoWarmup, iobench.SetWarmup, "false")
 	return fields
 }
 
 func (s Sweep) fields() []Field {
 	var fields []Field
 	if s.MinElems > 0 {
-		fields = append(fields, Field{"min", elems(s.MinElems)})
+		fields = append(fields, Field{iobench.SetMinSize, elems(s.MinElems)})
 	}
 	switch {
 	case s.MaxElems > 0:
-		fields = append(fields, Field{"max", elems(s.MaxElems)})
+		fields = append(fields, Field{iobench.SetMaxSize, elems(s.MaxElems)})
 	case s.Basis != BasisNone:
-		fields = append(fields, Field{"max", fmt.Sprintf("max(%s, %d x %s)", flagSize(s.AtLeast), BasisFactor, s.Basis)})
+		fields = append(fields, Field{iobench.SetMaxSize, fmt.Sprintf("max(%s, %d x %s)", flagSize(s.AtLeast), BasisFactor, s.Basis)})
 	case s.AtLeast > 0:
-		fields = append(fields, Field{"max", flagSize(s.AtLeast)})
+		fields = append(fields, Field{iobench.SetMaxSize, flagSize(s.AtLeast)})
 	}
 	return fields
 }
 
 // flagSize is a size as the flags take it: "64MiB".
-func flagSize(n int64) string { return strings.ReplaceAll(size(n), " ", "") }
+func flagSize(n int64) string { return units.FlagSize(n) }
 
 // elems is n float64 elements in bytes, as the flags take them; the
 // reference program counts doubles, its profile's Expect says so.
 func elems(n int64) string { return flagSize(8 * n) }
 
-// Describe writes what `iobench profiles` prints: per profile its name,
-// the flags it sets and where it expects the knee, one block each so that
-// it fits a terminal.
-func Describe(w io.Writer) error {
+// Describe writes per profile its name, the settings it sets (in name's
+// words) and where it expects the knee, one block each so that it fits a
+// terminal: what `iobench profiles` prints.
+func Describe(w io.Writer, name func(iobench.Setting) string) error {
 	var buf bytes.Buffer
 	// Writes to a bytes.Buffer cannot fail; the one write to w is checked.
 	block := func(name, about, sets, expect string) {
@@ -83,22 +84,21 @@ func Describe(w io.Writer) error {
 	}
 	block(AutoName, "the default", "the profile below that matches the file system type, else generic", "what that profile expects")
 	for _, p := range presets {
-		block(p.Name, p.Description, p.sets(), p.Expect)
+		block(p.Name, p.Description, p.sets(name), p.Expect)
 	}
-	buf.WriteString("Flags given on the command line always win over a profile.\n")
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
-// sets is what a profile sets: the fields as flags, or "(defaults)".
-func (p Profile) sets() string {
+// sets is what a profile sets: the fields in name's words, or "(defaults)".
+func (p Profile) sets(name func(iobench.Setting) string) string {
 	fields := p.Fields()
 	if len(fields) == 0 {
 		return "(defaults)"
 	}
 	flags := make([]string, len(fields))
 	for i, f := range fields {
-		flags[i] = f.String()
+		flags[i] = f.Words(name)
 	}
 	return strings.Join(flags, " ")
 }

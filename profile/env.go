@@ -49,22 +49,34 @@ func output(name string, args ...string) ([]byte, error) {
 // and falls back to st_blksize, which Lustre sets from the stripe size but
 // caps (at most 4 MiB, often 2 MiB).
 func stripeSize(dir string, fs fsinfo.Info, env Env) (int64, string) {
+	n, err := StripeSize(dir, env)
+	if err != nil {
+		return stBlksize(fs, err.Error())
+	}
+	return n, "stripe size " + size(n) + " (lfs getstripe)"
+}
+
+// StripeSize is the stripe size new files in dir get, from `lfs getstripe
+// -d --stripe-size DIR`; an error says why it is unknown ("no lfs
+// command", "lfs getstripe failed: ..."). It never guesses: st_blksize,
+// which Lustre caps, is not a stripe size.
+func StripeSize(dir string, env Env) (int64, error) {
 	if env.LookPath == nil || env.Output == nil {
-		return stBlksize(fs, "no lfs command")
+		return 0, errors.New("no lfs command")
 	}
 	lfs, err := env.LookPath("lfs")
 	if err != nil {
-		return stBlksize(fs, "no lfs command")
+		return 0, errors.New("no lfs command")
 	}
 	out, err := env.Output(lfs, "getstripe", "-d", "--stripe-size", dir)
 	if err != nil {
-		return stBlksize(fs, "lfs getstripe failed: "+err.Error())
+		return 0, errors.New("lfs getstripe failed: " + err.Error())
 	}
 	n, ok := parseStripeSize(out)
 	if !ok {
-		return stBlksize(fs, fmt.Sprintf("lfs getstripe printed %q", firstLine(out)))
+		return 0, fmt.Errorf("lfs getstripe printed %q", firstLine(out))
 	}
-	return n, "stripe size " + size(n) + " (lfs getstripe)"
+	return n, nil
 }
 
 func stBlksize(fs fsinfo.Info, why string) (int64, string) {

@@ -1,12 +1,3 @@
-// Package profile holds sweep presets per file system: what a sweep on GPFS,
-// Lustre, NFS or a local disk should cover to find that file system's knee,
-// and the reference experiment of GCC PR libfortran/91030.
-//
-// A Profile is plain data. Auto picks one from the file system facts
-// (statfs f_type, mount type); Apply turns it into a sweep plan, deriving
-// the largest write size from the block size, wsize or stripe size, and
-// never touching what the user set with a flag. Describe prints the table
-// behind `iobench profiles`.
 package profile
 
 import (
@@ -161,9 +152,6 @@ var presets = []Profile{
 	},
 }
 
-// List returns the presets in display order, generic included.
-func List() []Profile { return slices.Clone(presets) }
-
 // Names lists the valid --profile values: auto first, then every preset.
 func Names() []string {
 	names := []string{AutoName}
@@ -184,7 +172,8 @@ func Lookup(name string) (Profile, error) {
 	if name == AutoName {
 		return Profile{}, fmt.Errorf("profile: Lookup cannot resolve %q without the file system; call Resolve", name)
 	}
-	return Profile{}, fmt.Errorf("--profile: unknown value %q (valid: %s)", name, strings.Join(Names(), ", "))
+	return Profile{}, &iobench.ConfigError{Field: iobench.SetProfile, Value: name,
+		Reason: fmt.Sprintf("unknown value %q (valid: %s)", name, strings.Join(Names(), ", "))}
 }
 
 // Resolve maps a --profile value to a profile and says why it was chosen:
@@ -198,7 +187,7 @@ func Resolve(name string, fs fsinfo.Info) (Profile, string, error) {
 	if err != nil {
 		return Profile{}, "", err
 	}
-	return p, fmt.Sprintf("--profile %s, on file system type %s", name, describeFS(fs)), nil
+	return p, fmt.Sprintf("%s %s, on file system type %s", iobench.SetProfile.Ref(), name, describeFS(fs)), nil
 }
 
 // Auto picks the profile for fs and says why. The magic number decides

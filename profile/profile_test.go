@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,9 +24,47 @@ const (
 	mib = 1 << 20
 )
 
-// flags is an isSet for the given flag names.
-func flags(names ...string) func(string) bool {
-	return func(f string) bool { return slices.Contains(names, f) }
+// testFlags are a CLI's words for the settings a profile sets.
+var testFlags = map[string]iobench.Setting{
+	"min": iobench.SetMinSize, "max": iobench.SetMaxSize, "sizes": iobench.SetSizes, "repeat": iobench.SetRepeat,
+	"order": iobench.SetOrder, "fsync": iobench.SetFsync, "sync": iobench.SetSync, "count": iobench.SetCount,
+	"size": iobench.SetCount, "source": iobench.SetSource, "warmup": iobench.SetWarmup, "profile": iobench.SetProfile,
+}
+
+// flags are the Overrides of the given flag names.
+func flags(names ...string) profile.Overrides {
+	given := profile.Overrides{}
+	for _, n := range names {
+		given[testFlags[n]] = true
+	}
+	return given
+}
+
+// proseName renders a setting in a CLI's prose: Count is --count or --size.
+func proseName(s iobench.Setting) string {
+	if s == iobench.SetCount {
+		return "--count or --size"
+	}
+	return flagName(s)
+}
+
+// flagName renders a setting as a CLI's flag.
+func flagName(s iobench.Setting) string {
+	for name, set := range testFlags {
+		if set == s && name != "size" {
+			return "--" + name
+		}
+	}
+	return string(s)
+}
+
+// inFlags renders an error's settings as a CLI's flags.
+func inFlags(err error) string {
+	var ce *iobench.ConfigError
+	if errors.As(err, &ce) {
+		return ce.Message(proseName)
+	}
+	return fmt.Sprint(err)
 }
 
 // fakeLfs is an Env with an lfs that prints out, recording its arguments.
@@ -256,6 +294,7 @@ func TestAutoApply(t *testing.T) {
 				tt.flagsCfg(&cfg)
 			}
 			notes, err := p.Apply(&cfg, tt.fs, flags(tt.set...), tt.env)
+			notes = iobench.RenderAll(notes, proseName)
 			if err != nil {
 				t.Fatalf("Apply: %v", err)
 			}
@@ -359,6 +398,7 @@ func TestGfortranPR91030(t *testing.T) {
 				tt.flagsCfg(&cfg)
 			}
 			notes, err := p.Apply(&cfg, fsinfo.Info{Magic: fsinfo.MagicGPFS, BlockSize: 16 * mib}, flags(tt.set...), profile.Env{})
+			notes = iobench.RenderAll(notes, proseName)
 			if err != nil {
 				t.Fatalf("Apply: %v", err)
 			}
@@ -395,8 +435,8 @@ func TestApplyDataTooSmall(t *testing.T) {
 	cfg := iobench.DefaultConfig()
 	cfg.Count = 100 // 800 bytes, less than one 8 KiB write
 	_, err = p.Apply(&cfg, fsinfo.Info{}, flags("count"), profile.Env{})
-	want := "--profile gfortran-pr91030: the data per run (800 bytes) is smaller than the smallest write size (8192 bytes); raise --count or --size"
-	if err == nil || err.Error() != want {
+	want := "--profile: gfortran-pr91030 sweeps from 8192 bytes, more than the data per run (800 bytes); raise --count or --size"
+	if err == nil || inFlags(err) != want {
 		t.Errorf("Apply error = %v, want %q", err, want)
 	}
 }
@@ -409,7 +449,7 @@ func TestLookup(t *testing.T) {
 	}
 	_, err := profile.Lookup("x")
 	want := `--profile: unknown value "x" (valid: auto, ext4, xfs, btrfs, tmpfs, nfs, lustre, gpfs, beegfs, cephfs, generic, gfortran-pr91030)`
-	if err == nil || err.Error() != want {
+	if err == nil || inFlags(err) != want {
 		t.Errorf("Lookup(x) error = %v, want %q", err, want)
 	}
 	if _, err := profile.Lookup("auto"); err == nil {
@@ -432,9 +472,9 @@ func TestResolve(t *testing.T) {
 			p, why, err := profile.Resolve(tt.flag, ext4)
 			gotErr := ""
 			if err != nil {
-				gotErr = err.Error()
+				gotErr = inFlags(err)
 			}
-			got := []string{p.Name, why, gotErr}
+			got := []string{p.Name, iobench.Render(why, proseName), gotErr}
 			if diff := cmp.Diff([]string{tt.wantName, tt.wantWhy, tt.wantErr}, got); diff != "" {
 				t.Errorf("Resolve(%q) mismatch (-want +got):\n%s", tt.flag, diff)
 			}
@@ -460,7 +500,7 @@ func TestFields(t *testing.T) {
 		}
 		var got []string
 		for _, f := range p.Fields() {
-			got = append(got, f.String())
+			got = append(got, f.Words(flagName))
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s Fields mismatch (-want +got):\n%s", tt.name, diff)
@@ -470,7 +510,7 @@ func TestFields(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	var buf bytes.Buffer
-	if err := profile.Describe(&buf); err != nil {
+	if err := profile.Describe(&buf, flagName); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "profiles.golden")
@@ -499,7 +539,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestDescribeWriteError(t *testing.T) {
-	if err := profile.Describe(failWriter{}); err == nil || err.Error() != "disk full" {
+	if err := profile.Describe(failWriter{}, flagName); err == nil || err.Error() != "disk full" {
 		t.Errorf("Describe error = %v, want disk full", err)
 	}
 }

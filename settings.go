@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/profile"
+)
+
+// settingFlags are the flags that set each library setting, the first
+// one a setting's name in messages.
+var settingFlags = []struct {
+	flag    string
+	setting iobench.Setting
+}{
+	{"dir", iobench.SetDir}, {"count", iobench.SetCount}, {"size", iobench.SetCount},
+	{"type", iobench.SetType}, {"convert", iobench.SetConvert}, {"stride", iobench.SetStride},
+	{"sizes", iobench.SetSizes}, {"min", iobench.SetMinSize}, {"max", iobench.SetMaxSize},
+	{"repeat", iobench.SetRepeat}, {"time-budget", iobench.SetTimeBudget},
+	{"knee-fraction", iobench.SetKneeFraction}, {"order", iobench.SetOrder}, {"seed", iobench.SetSeed},
+	{"fsync", iobench.SetFsync}, {"sync", iobench.SetSync}, {"warmup", iobench.SetWarmup},
+	{"source", iobench.SetSource}, {"force", iobench.SetForce}, {"verify", iobench.SetVerify},
+	{"keep", iobench.SetKeep}, {"mode", iobench.SetMode}, {"direct", iobench.SetDirect},
+	{"drop-caches", iobench.SetDrop}, {"profile", iobench.SetProfile},
+}
+
+// flagOf is the flag that sets s: "--count".
+func flagOf(s iobench.Setting) string {
+	for _, f := range settingFlags {
+		if f.setting == s {
+			return "--" + f.flag
+		}
+	}
+	return string(s)
+}
+
+// flagWords names s in prose: every flag that sets it, "--count/--size".
+func flagWords(s iobench.Setting) string {
+	words := ""
+	for _, f := range settingFlags {
+		if f.setting == s {
+			if words != "" {
+				words += "/"
+			}
+			words += "--" + f.flag
+		}
+	}
+	if words == "" {
+		return string(s)
+	}
+	return words
+}
+
+// inFlagWords is err with a library setting error told in flags:
+// "--count: 0 must be positive" instead of "Count: ...".
+func inFlagWords(err error) error {
+	var ce *iobench.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	return &wordedError{msg: flagOf(ce.Field) + ": " + iobench.Render(ce.Reason, flagWords), err: err}
+}
+
+// wordedError is an error in the CLI's words, unwrapping to the library's.
+type wordedError struct {
+	msg string
+	err error
+}
+
+func (e *wordedError) Error() string { return e.msg }
+func (e *wordedError) Unwrap() error { return e.err }
+
+// overrides are the settings the command line gives, which a profile
+// leaves alone.
+func overrides(c *cli.Context) profile.Overrides {
+	given := profile.Overrides{}
+	for _, f := range settingFlags {
+		if c.IsSet(f.flag) {
+			given[f.setting] = true
+		}
+	}
+	return given
+}
