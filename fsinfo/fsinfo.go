@@ -1,10 +1,3 @@
-// Package fsinfo describes the file system a benchmark writes to: its type,
-// block sizes, capacity and mount facts, so that a throughput number can be
-// read next to what the file system asked for (GPFS wants megabyte writes,
-// NFS caps each transfer at wsize, tmpfs measures memory, not storage).
-//
-// Parsing is pure and portable (ParseMountInfo, FindMount, MagicName,
-// OptionValue); Stat needs Linux.
 package fsinfo
 
 // Info is what iobench reports about the directory it writes into. Sizes are

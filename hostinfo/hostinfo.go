@@ -1,6 +1,3 @@
-// Package hostinfo gathers facts about the machine a benchmark ran on (kernel,
-// CPU, memory, Go version), so a bug report carries them without asking.
-// Reading is best effort: a fact that cannot be read is left empty.
 package hostinfo
 
 import (
@@ -53,25 +50,6 @@ func ReadWithProc(procRoot string) Host {
 		h.MemTotalBytes, h.MemAvailableBytes = mem.TotalBytes, mem.AvailableBytes
 	}
 	return h
-}
-
-// MemAvailable returns MemAvailable from /proc/meminfo in bytes: how much
-// memory a new allocation may take without pushing the system into swap.
-func MemAvailable() (uint64, error) {
-	return memAvailable("/proc")
-}
-
-// memAvailable is MemAvailable with meminfo read under procRoot.
-func memAvailable(procRoot string) (uint64, error) {
-	mem, err := readMemInfo(procRoot)
-	if err != nil {
-		return 0, err
-	}
-	// Zero means the line is missing: Linux before 3.14 lacks it.
-	if mem.AvailableBytes == 0 {
-		return 0, fmt.Errorf("%s: no MemAvailable line", filepath.Join(procRoot, "meminfo"))
-	}
-	return mem.AvailableBytes, nil
 }
 
 // readMemInfo reads and parses procRoot+"/meminfo".

@@ -135,11 +135,13 @@ func TestReadWithProc(t *testing.T) {
 	}
 }
 
-func TestMemAvailable(t *testing.T) {
+// TestReadMemInfo: MemAvailable in bytes; 0, not an error, on kernels
+// before 3.14 that lack the line; malformed and missing files fail.
+func TestReadMemInfo(t *testing.T) {
 	const want uint64 = 11523180 * 1024
-	got, err := memAvailable(fakeProc(t, map[string]string{"meminfo": "meminfo"}))
-	if err != nil || got != want {
-		t.Errorf("memAvailable(fixture) = %d, %v; want %d", got, err, want)
+	got, err := readMemInfo(fakeProc(t, map[string]string{"meminfo": "meminfo"}))
+	if err != nil || got.AvailableBytes != want {
+		t.Errorf("readMemInfo(fixture) = %d, %v; want %d", got.AvailableBytes, err, want)
 	}
 
 	proc := t.TempDir()
@@ -147,18 +149,18 @@ func TestMemAvailable(t *testing.T) {
 	if err := os.WriteFile(path, []byte("MemTotal: 2048 kB\nMemFree: 1024 kB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := memAvailable(proc); err == nil || err.Error() != path+": no MemAvailable line" {
-		t.Errorf("memAvailable(old kernel) error = %v, want %q", err, path+": no MemAvailable line")
+	if got, err := readMemInfo(proc); err != nil || got.AvailableBytes != 0 || got.TotalBytes != 2048*1024 {
+		t.Errorf("readMemInfo(old kernel) = %+v, %v; want total 2 MiB, available 0", got, err)
 	}
 
 	if err := os.WriteFile(path, []byte("MemAvailable: many kB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := memAvailable(proc); err == nil || !strings.HasPrefix(err.Error(), path+": line 1: ") {
-		t.Errorf("memAvailable(malformed) error = %v, want prefix %q", err, path+": line 1: ")
+	if _, err := readMemInfo(proc); err == nil || !strings.HasPrefix(err.Error(), path+": line 1: ") {
+		t.Errorf("readMemInfo(malformed) error = %v, want prefix %q", err, path+": line 1: ")
 	}
 
-	if _, err := memAvailable(t.TempDir()); !os.IsNotExist(err) {
-		t.Errorf("memAvailable(no meminfo) error = %v, want not-exist", err)
+	if _, err := readMemInfo(t.TempDir()); !os.IsNotExist(err) {
+		t.Errorf("readMemInfo(no meminfo) error = %v, want not-exist", err)
 	}
 }

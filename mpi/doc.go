@@ -1,0 +1,48 @@
+// Package mpi is the thin slice of MPI that iobench needs to run as many
+// ranks under mpirun or srun and add up their bandwidth, IOR-style: rank and
+// size, a barrier, reductions, gathering and broadcasting bytes, a clock, and
+// abort.
+//
+// # Two builds
+//
+// Built with -tags mpi (and cgo), the package binds the system MPI through
+// cgo. Without the tag it is pure Go and behaves as a single rank: Size is 1,
+// Rank is 0, reductions return their input, Gather returns the one slice.
+// The exported API is the same in both builds, so callers never need build
+// tags of their own; Enabled tells them which build they are in.
+//
+// # Finding MPI
+//
+// The cgo build asks pkg-config for the module "mpi". Debian and Ubuntu
+// provide mpi.pc through the alternatives system, pointing at ompi.pc
+// (libopenmpi-dev) or mpich.pc (libmpich-dev), whichever MPI is the default,
+// so the same build line works with Open MPI and MPICH. Elsewhere, put a
+// directory holding an mpi.pc (a symlink to ompi.pc or mpich.pc will do) on
+// PKG_CONFIG_PATH. On Debian:
+//
+//	apt-get install openmpi-bin libopenmpi-dev pkg-config
+//	go build -tags mpi ./...
+//
+// # Threads
+//
+// MPI ties calls to OS threads, Go schedules goroutines on any thread. Init
+// locks the calling goroutine to its OS thread. The contract for callers:
+// make every MPI call (every World method) from the goroutine that called
+// Init, typically main. Worker goroutines may do the I/O; they hand their
+// numbers back to main, which does the reductions. All calls then come
+// from one thread, MPI's main thread, so MPI_THREAD_FUNNELED is enough:
+// Init asks for it and fails if the library grants less. In the MPI build
+// every World method checks the contract and, on another thread, returns
+// an error naming the MPI function instead of calling it.
+//
+// # Collectives
+//
+// Every World method except Rank, Size, Wtime and Abort is a collective
+// call: all ranks must make it, in the same order, or the job hangs. An
+// error returned by a collective is the same on every rank where the
+// package can arrange it (for example a payload too large for MPI's int
+// counts), so all ranks take the same branch.
+//
+// It owns the binding only; it must not import other iobench packages. The
+// protocol built on it (who agrees on what, and when) is package cluster.
+package mpi
