@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,7 +24,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), append([]string{"iobench"}, args...), &out, &errb)
+	err := run(context.Background(), testEnv(&out, &errb), append([]string{"iobench"}, args...))
 	code := exitCode(err, &errb)
 	return out.String(), errb.String(), code
 }
@@ -352,13 +353,16 @@ func TestInfoWritesNothing(t *testing.T) {
 }
 
 func TestFlagsAfterFileNames(t *testing.T) {
+	commands := newApp(testEnv(io.Discard, io.Discard)).Commands
 	for _, tc := range []struct{ in, want []string }{
+		{[]string{"iobench", "analyze", "a.csv", "--knee-fraction", "0.9"}, []string{"iobench", "analyze", "--knee-fraction", "0.9", "--", "a.csv"}},
+		{[]string{"iobench", "plot", "a.json", "--format", "png", "-o", "-"}, []string{"iobench", "plot", "--format", "png", "-o", "-", "--", "a.json"}},
 		{[]string{"iobench", "plot", "a.json", "-o", "c.svg"}, []string{"iobench", "plot", "-o", "c.svg", "--", "a.json"}},
 		{[]string{"iobench", "analyze", "-", "--format=json"}, []string{"iobench", "analyze", "--format=json", "--", "-"}},
 		{[]string{"iobench", "compare", "a.json", "--", "-b.json"}, []string{"iobench", "compare", "--", "a.json", "-b.json"}},
 		{[]string{"iobench", "sweep", "--dir", "x"}, []string{"iobench", "sweep", "--dir", "x"}},
 	} {
-		if diff := cmp.Diff(tc.want, flagsFirst(tc.in)); diff != "" {
+		if diff := cmp.Diff(tc.want, flagsFirst(tc.in, commands)); diff != "" {
 			t.Errorf("flagsFirst(%q) (-want +got):\n%s", tc.in, diff)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -27,10 +26,6 @@ const (
 	exitInterrupted = 130
 )
 
-// activeRunner is the sweep in progress, for the signal handler: the
-// first signal says what it waits for, the second abandons its files.
-var activeRunner atomic.Pointer[iobench.Runner]
-
 // abandonWait is how long a second signal waits for the data files to be
 // removed before it exits anyway, naming those left.
 const abandonWait = time.Second
@@ -39,48 +34,27 @@ func main() {
 	// The engine's raw write(2) holds its P; keep one free for signals.
 	runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	w, err := mpi.Init()
+	e := processEnv(w)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "iobench: starting MPI: %v\n", err)
+		fmt.Fprintf(e.stderr, "iobench: starting MPI: %v\n", err)
 		os.Exit(exitFailure)
 	}
-	world = w
-	// Only rank 0 prints; the others' failures reach it through Agree.
-	stdout, stderr := io.Writer(os.Stdout), io.Writer(os.Stderr)
-	if w.Rank() != 0 {
-		stdout, stderr = io.Discard, io.Discard
-	}
-	warnUnaggregated(os.Getenv)
 	// A closed stdout or stderr (| head) must fail a write, not kill the
 	// run by SIGPIPE before it removes its files and saves its report.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
-	go handleSignals(cancel)
-	code := exitCode(run(ctx, os.Args, stdout, stderr), stderr)
+	go handleSignals(cancel, e)
+	code := exitCode(run(ctx, e, os.Args), e.stderr)
 	if err := w.Finalize(); err != nil && code == exitOK {
-		fmt.Fprintf(stderr, "iobench: %v\n", err)
+		fmt.Fprintf(e.stderr, "iobench: %v\n", err)
 		code = exitFailure
 	}
 	os.Exit(code)
 }
 
-// launcherWarnings go into every report of a build without MPI that a
-// launcher started as one of several tasks.
-var launcherWarnings []string
-
-// warnUnaggregated notes, for the sweep to print once per rank and put in
-// its report, that mpirun or srun started several copies of a build
-// without MPI: each measures alone.
-func warnUnaggregated(getenv func(string) string) {
-	n := mpi.LauncherSize(getenv)
-	if mpi.Enabled() || n < 2 {
-		return
-	}
-	w := fmt.Sprintf("started as task %d of %d by a launcher, but this iobench was built without MPI (go build -tags mpi): the tasks run independently and their results are not aggregated",
-		mpi.LauncherRank(getenv), n)
-	launcherWarnings = append(launcherWarnings, w)
-}
-
-func handleSignals(cancel context.CancelCauseFunc) {
+// handleSignals stops the command on the first signal, saying what it
+// waits for, and exits at once on the second.
+func handleSignals(cancel context.CancelCauseFunc, e *env) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	// A closed terminal or ssh session sends SIGHUP: clean up as for
@@ -90,10 +64,10 @@ func handleSignals(cancel context.CancelCauseFunc) {
 	}
 	sig := <-sigs
 	cancel(fmt.Errorf("received %v", sig))
-	r := activeRunner.Load()
+	r := e.active.Load()
 	if r != nil {
-		fmt.Fprintf(os.Stderr, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Phase().Waiting())
-		if world.Size() > 1 {
+		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Phase().Waiting())
+		if e.ranks() > 1 {
 			// A launcher signals every rank when the job aborts (a rank was
 			// killed) and SIGKILLs them soon after, possibly while they wait
 			// in a collective for the dead rank: remove the files now.
@@ -101,7 +75,7 @@ func handleSignals(cancel context.CancelCauseFunc) {
 		}
 	}
 	<-sigs
-	os.Exit(abandon(os.Stderr, activeRunner.Load()))
+	os.Exit(abandon(e.console, e.active.Load()))
 }
 
 // abandon is the second signal: remove what can be removed within
@@ -153,5 +127,5 @@ func asUsage(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &usageError{err}
+	return &usageError{inFlagWords(err)}
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/mpi"
+)
+
+// env is what a command takes from its process, passed to run so that
+// the whole command runs in a test: where it writes, the environment it
+// reads, the MPI world, and the sweep in progress the signal handler
+// reports on. The package has no other state.
+type env struct {
+	stdout, stderr io.Writer           // rank 0's streams; other ranks' discard
+	console        io.Writer           // this process's stderr on every rank: signal messages
+	getenv         func(string) string // the environment (os.Getenv)
+	world          *mpi.World          // the MPI world; nil when not under MPI
+	active         atomic.Pointer[iobench.Runner]
+}
+
+// processEnv is the environment of this process as main starts it: rank
+// 0 prints, the other ranks' failures reach it through the cluster. A
+// nil w (MPI failed to start) prints as rank 0.
+func processEnv(w *mpi.World) *env {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, console: os.Stderr, getenv: os.Getenv, world: w}
+	if w != nil && w.Rank() != 0 {
+		e.stdout, e.stderr = io.Discard, io.Discard
+	}
+	return e
+}
+
+// testEnv is an environment with the given writers, no MPI world, and
+// the process's variables, for running the command in a test.
+func testEnv(stdout, stderr io.Writer) *env {
+	return &env{stdout: stdout, stderr: stderr, console: stderr, getenv: os.Getenv}
+}
+
+// launcherWarnings go into every report of a build without MPI that a
+// launcher (mpirun, srun) started as one of several tasks: each measures
+// alone, so the results are not aggregated.
+func (e *env) launcherWarnings() []string {
+	n := mpi.LauncherSize(e.getenv)
+	if mpi.Enabled() || n < 2 {
+		return nil
+	}
+	return []string{fmt.Sprintf("started as task %d of %d by a launcher, but this iobench was built without MPI (go build -tags mpi): the tasks run independently and their results are not aggregated",
+		mpi.LauncherRank(e.getenv), n)}
+}
+
+// ranks is the number of processes in the MPI job: 1 without one.
+func (e *env) ranks() int {
+	if e.world == nil {
+		return 1
+	}
+	return e.world.Size()
+}
