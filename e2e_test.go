@@ -28,15 +28,43 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	iobenchBin = filepath.Join(dir, "iobench")
-	build := exec.Command("go", "build", "-o", iobenchBin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	if err := buildIobench(iobenchBin, os.Getenv(coverDirEnv)); err != nil {
 		fmt.Fprintln(os.Stderr, "building iobench:", err)
+		os.RemoveAll(dir)
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// coverDirEnv names a directory for the coverage of the iobench runs
+// (scripts/coverage.sh): with it set, the binary is built with -cover and
+// every run of it writes its counters there through GOCOVERDIR.
+const coverDirEnv = "IOBENCH_COVERDIR"
+
+// buildIobench builds the command into out, instrumented for coverage of
+// every package of the module when coverDir is not empty. GOCOVERDIR is set
+// in this process's environment, so every subprocess inherits it, also
+// those started with cmd.Env = append(os.Environ(), ...).
+func buildIobench(out, coverDir string) error {
+	args := []string{"build", "-buildvcs=auto", "-o", out}
+	if coverDir != "" {
+		abs, err := filepath.Abs(coverDir) // some runs start in another directory
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return err
+		}
+		if err := os.Setenv("GOCOVERDIR", abs); err != nil {
+			return err
+		}
+		args = append(args, "-cover", "-coverpkg=./...")
+	}
+	build := exec.Command("go", append(args, ".")...)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	return build.Run()
 }
 
 type result struct {
