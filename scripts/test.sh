@@ -12,6 +12,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
   command -v mkfs.xfs >/dev/null || need+=(xfsprogs)
   command -v gcc >/dev/null || need+=(gcc)
+  command -v gfortran >/dev/null || need+=(gfortran)
   if [ ${#need[@]} -gt 0 ]; then
     echo "== installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive

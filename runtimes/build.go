@@ -1,0 +1,107 @@
+package runtimes
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed src/writer.f90 src/writer.c
+var sources embed.FS
+
+// Source is the embedded source of rt's writer, for a report or a user
+// who wants to run it by hand.
+func Source(rt Runtime) ([]byte, error) {
+	spec, ok := specs[rt]
+	if !ok {
+		_, err := ParseRuntime(string(rt))
+		return nil, err
+	}
+	return sources.ReadFile(spec.source)
+}
+
+// Writer is a compiled writer program, ready to run. Close removes it.
+type Writer struct {
+	rt       Runtime
+	compiler string // path of the compiler used
+	version  string // its first --version line
+	dir      string // private directory holding source and binary
+	bin      string
+}
+
+// Runtime is the runtime this writer measures.
+func (w *Writer) Runtime() Runtime { return w.rt }
+
+// Compiler is the compiler that built the writer and its version line,
+// for the report: "/usr/bin/gfortran (GNU Fortran (Debian 12.2.0-14) 12.2.0)".
+func (w *Writer) Compiler() string {
+	if w.version == "" {
+		return w.compiler
+	}
+	return w.compiler + " (" + w.version + ")"
+}
+
+// Close removes the writer's private directory.
+func (w *Writer) Close() error { return os.RemoveAll(w.dir) }
+
+// Build compiles rt's writer with the compiler found on PATH into a new
+// private directory (mode 0700) under workdir ("" for the system's temp
+// directory). Without the compiler the error is a *NoCompilerError that
+// says what to install. workdir must allow executing files: pass another
+// one where /tmp is mounted noexec.
+func Build(ctx context.Context, rt Runtime, workdir string) (*Writer, error) {
+	cc, err := FindCompiler(rt, os.Getenv("PATH"))
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(workdir, "iobench-runtime-")
+	if err != nil {
+		return nil, fmt.Errorf("building the %s writer: %w", rt, err)
+	}
+	w := &Writer{rt: rt, compiler: cc, dir: dir, bin: filepath.Join(dir, "writer")}
+	if err := w.compile(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	w.version = versionLine(ctx, cc)
+	return w, nil
+}
+
+// compile writes the source into the private directory and compiles it
+// there; MkdirTemp made the directory 0700, so no other user can swap
+// the source or the binary in between.
+func (w *Writer) compile(ctx context.Context) error {
+	spec := specs[w.rt]
+	src, err := sources.ReadFile(spec.source)
+	if err != nil {
+		return err
+	}
+	srcPath := filepath.Join(w.dir, filepath.Base(spec.source))
+	if err := os.WriteFile(srcPath, src, 0o600); err != nil {
+		return fmt.Errorf("building the %s writer: %w", w.rt, err)
+	}
+	args := append(append([]string{}, spec.flags...), "-o", w.bin, srcPath)
+	cmd := exec.CommandContext(ctx, w.compiler, args...)
+	cmd.Dir = w.dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the %s writer: %s %s: %w\n%s", w.rt, w.compiler, strings.Join(args, " "), err, bounded(out.Bytes()))
+	}
+	return nil
+}
+
+// versionLine is the compiler's first --version line, "" if it has none.
+func versionLine(ctx context.Context, cc string) string {
+	out, err := exec.CommandContext(ctx, cc, "--version").Output()
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(line)
+}

@@ -1,0 +1,24 @@
+// Package runtimes measures writes made by a real I/O runtime instead of
+// by iobench's own write(2) loop: libgfortran's unformatted stream I/O
+// and C stdio (glibc). It closes the loop between the write(2) sweep and
+// the advice drawn from it: does GFORTRAN_UNFORMATTED_BUFFER_SIZE or a
+// setvbuf buffer of the recommended size give the gain the sweep
+// predicted, and how many write(2) calls does the runtime really issue?
+//
+// It owns:
+//   - two small writer programs, embedded as source (src/writer.f90,
+//     src/writer.c) and compiled with the system compiler into a private
+//     temporary directory (Build, Writer.Close);
+//   - one timed run of a writer on a new data file, with the data file
+//     removed on every exit path, cancellation included (Writer.Run);
+//   - the pure parser of the writers' one-line report (ParseReport);
+//   - each runtime's buffering rule as a pure function that predicts the
+//     write(2) calls (Predict), which the tests check against the calls
+//     the writers count in /proc/self/io.
+//
+// It is a library: it imports neither urfave/cli nor os.Stdout/os.Stderr,
+// prints nothing, and takes a context for cancellation. The command that
+// drives it (iobench runtime) plans rounds and sizes, names the data
+// files with iobench.UniquePrefix and reports, as sweep does with the
+// engine in package iobench.
+package runtimes

@@ -1,0 +1,274 @@
+package runtimes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/iobench"
+)
+
+// Layout is how a writer hands its data to the runtime.
+type Layout string
+
+// The layouts a plan measures.
+const (
+	// LayoutArray is one transfer for the whole array: write(u) p, or one
+	// fwrite.
+	LayoutArray Layout = "array"
+	// LayoutRecords is one transfer per small record of Plan.RecordBytes.
+	LayoutRecords Layout = "records"
+)
+
+// Layouts lists every Layout, in report order.
+func Layouts() []Layout { return []Layout{LayoutArray, LayoutRecords} }
+
+// DefaultRecordBytes is the small-record layout's record: 1 KiB.
+const DefaultRecordBytes = 1024
+
+// DefaultRounds is the rounds a plan runs when nothing else asks: with 5
+// runs of each case the median's interval is the runs' range, which holds
+// it with probability 94%.
+const DefaultRounds = 5
+
+// Case is one combination a plan measures: a layout, a byte order and a
+// buffer size.
+type Case struct {
+	Layout  Layout `json:"layout"`
+	Convert string `json:"convert"` // convert.Order name
+	// BufferBytes is the buffer in effect. Default marks the runtime's own
+	// choice, which runs without setting a buffer (no
+	// GFORTRAN_UNFORMATTED_BUFFER_SIZE, no setvbuf), as an untuned program
+	// does.
+	BufferBytes int64 `json:"buffer_bytes"`
+	Default     bool  `json:"default"`
+}
+
+// order is the case's byte order; Cases made it from a convert.Order.
+func (c Case) order() convert.Order {
+	o, _ := convert.ParseOrder(c.Convert)
+	return o
+}
+
+// Swap reports whether the case's data are byte-swapped on the way.
+func (c Case) Swap() bool { return c.order().NeedsSwap() }
+
+// Step is one timed run of a plan.
+type Step struct {
+	Case
+	Round int `json:"round"` // 1-based
+	Seq   int `json:"seq"`   // 1-based position in the plan
+}
+
+// Plan is a runtime measurement: every Case of Layouts x Orders x
+// Buffers, Rounds times, each round in its own shuffled order so that a
+// drift of the machine spreads over all cases instead of biasing some.
+type Plan struct {
+	Dir    string // directory of the data files
+	Prefix string // data file name prefix, from iobench.UniquePrefix
+	// Elements is the float64 values each run writes.
+	Elements int64
+	// RecordBytes is LayoutRecords' record, a multiple of 8.
+	RecordBytes int64
+	Layouts     []Layout
+	Orders      []convert.Order
+	// Buffers are the buffer sizes to run; one equal to DefaultBuffer runs
+	// as the runtime's default (Case.Default).
+	Buffers       []int64
+	DefaultBuffer int64
+	Rounds        int
+	Seed          uint64           // shuffle seed
+	Fsync         bool             // fsync before close, inside the timing
+	Sync          iobench.SyncMode // flush before each run, untimed
+	Warmup        bool             // one untimed run before the first
+}
+
+// Validate checks the plan; errors name the Plan field.
+func (p Plan) Validate() error {
+	switch {
+	case p.Dir == "":
+		return errors.New("plan: no directory")
+	case p.Prefix == "":
+		return errors.New("plan: no data file prefix (iobench.UniquePrefix)")
+	case p.Elements < 1:
+		return fmt.Errorf("plan: %d elements: want at least 1", p.Elements)
+	case len(p.Layouts) == 0 || len(p.Orders) == 0 || len(p.Buffers) == 0:
+		return errors.New("plan: no layouts, byte orders or buffers")
+	case p.DefaultBuffer <= 0:
+		return fmt.Errorf("plan: default buffer of %d bytes", p.DefaultBuffer)
+	case p.Rounds < 1:
+		return fmt.Errorf("plan: %d rounds: want at least 1", p.Rounds)
+	case slices.Contains(p.Layouts, LayoutRecords) && (p.RecordBytes < ElementBytes || p.RecordBytes%ElementBytes != 0):
+		return fmt.Errorf("plan: record of %d bytes: want a positive multiple of %d", p.RecordBytes, ElementBytes)
+	}
+	for _, b := range p.Buffers {
+		if b <= 0 {
+			return fmt.Errorf("plan: buffer of %d bytes", b)
+		}
+	}
+	return nil
+}
+
+// Bytes is the data one run writes.
+func (p Plan) Bytes() int64 { return p.Elements * ElementBytes }
+
+// Cases lists the plan's cases in report order: by layout, byte order,
+// then buffer size.
+func (p Plan) Cases() []Case {
+	var cases []Case
+	buffers := slices.Clone(p.Buffers)
+	slices.Sort(buffers)
+	buffers = slices.Compact(buffers)
+	for _, l := range p.Layouts {
+		for _, o := range p.Orders {
+			for _, b := range buffers {
+				cases = append(cases, Case{Layout: l, Convert: o.String(), BufferBytes: b, Default: b == p.DefaultBuffer})
+			}
+		}
+	}
+	return cases
+}
+
+// Steps lists the timed runs: Rounds rounds, each every case once in an
+// order shuffled from Seed with iobench's plan generator.
+func (p Plan) Steps() []Step {
+	rng := iobench.PlanRand(iobench.Config{Seed: p.Seed})
+	cases := p.Cases()
+	var steps []Step
+	for round := 1; round <= p.Rounds; round++ {
+		order := slices.Clone(cases)
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, c := range order {
+			steps = append(steps, Step{Case: c, Round: round, Seq: len(steps) + 1})
+		}
+	}
+	return steps
+}
+
+// job is the writer's job for step s: the default case sets no buffer.
+func (p Plan) job(c Case, seq int, rt Runtime) Job {
+	j := Job{Dir: p.Dir, Name: FileName(p.Prefix, rt, seq), Elements: p.Elements, BufferBytes: c.BufferBytes, Convert: c.order(), Fsync: p.Fsync}
+	if c.Default {
+		j.BufferBytes = 0
+	}
+	if c.Layout == LayoutRecords {
+		j.RecordBytes = p.RecordBytes
+	}
+	return j
+}
+
+// Sample is what one step measured, raw numbers as the writer counted
+// them.
+type Sample struct {
+	Step
+	Nanos        int64 `json:"ns"`            // open to close
+	Bytes        int64 `json:"bytes"`         // data written
+	WriteCalls   int64 `json:"write_calls"`   // write(2) calls (syscw); -1: not counted
+	WrittenBytes int64 `json:"written_bytes"` // bytes they wrote (wchar); -1: not counted
+	// RuntimeConvert is the byte order as the runtime reported it.
+	RuntimeConvert string `json:"runtime_convert"`
+}
+
+// MiBPerSec is the step's throughput, 2^20 bytes per second.
+func (s Sample) MiBPerSec() float64 {
+	if s.Nanos <= 0 {
+		return 0
+	}
+	return float64(s.Bytes) / (float64(s.Nanos) / 1e9) / iobench.MiB
+}
+
+// Observer hears about a plan as it runs, from the goroutine that called
+// Measure.
+type Observer interface {
+	StepStarted(s Step, total int)
+	StepFinished(s Sample, total int)
+}
+
+// Result is what a plan measured, kept when it fails part way.
+type Result struct {
+	Samples    []Sample `json:"samples"`
+	WarmupRan  bool     `json:"warmup_ran"`
+	Incomplete bool     `json:"incomplete"`
+}
+
+// Measure runs the plan's steps with w, one writer process at a time,
+// each on a new data file that Run removes on every path. It stops at the
+// first error or when ctx is cancelled, and then returns the samples so
+// far with Incomplete set. obs may be nil.
+func (w *Writer) Measure(ctx context.Context, p Plan, obs Observer) (*Result, error) {
+	res := &Result{}
+	if err := p.Validate(); err != nil {
+		return res, err
+	}
+	steps := p.Steps()
+	fs := iobench.OSFS{Dir: p.Dir}
+	if p.Warmup {
+		if err := w.warmup(ctx, p, steps[0].Case, fs); err != nil {
+			res.Incomplete = true
+			return res, interrupted(ctx, err)
+		}
+		res.WarmupRan = true
+	}
+	for _, s := range steps {
+		if err := w.step(ctx, p, s, fs, obs, len(steps), res); err != nil {
+			res.Incomplete = true
+			return res, interrupted(ctx, err)
+		}
+	}
+	return res, nil
+}
+
+// interrupted is err, or for a cancelled ctx iobench.ErrInterrupted with
+// the cause, as the write(2) sweep reports it.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	var left *iobench.LeftFilesError
+	if errors.As(err, &left) {
+		return fmt.Errorf("%w: %w; %w", iobench.ErrInterrupted, context.Cause(ctx), left)
+	}
+	return fmt.Errorf("%w: %w", iobench.ErrInterrupted, context.Cause(ctx))
+}
+
+// warmup is one untimed run of c, seq 0.
+func (w *Writer) warmup(ctx context.Context, p Plan, c Case, fs iobench.FS) error {
+	if err := flush(ctx, fs, p.Sync); err != nil {
+		return err
+	}
+	_, err := w.Run(ctx, p.job(c, 0, w.rt))
+	return err
+}
+
+func (w *Writer) step(ctx context.Context, p Plan, s Step, fs iobench.FS, obs Observer, total int, res *Result) error {
+	if err := flush(ctx, fs, p.Sync); err != nil {
+		return err
+	}
+	if obs != nil {
+		obs.StepStarted(s, total)
+	}
+	m, err := w.Run(ctx, p.job(s.Case, s.Seq, w.rt))
+	if err != nil {
+		return err
+	}
+	sm := Sample{Step: s, Nanos: m.Nanos, Bytes: m.Bytes, WriteCalls: m.WriteCalls, WrittenBytes: m.WrittenBytes, RuntimeConvert: m.RuntimeConvert}
+	res.Samples = append(res.Samples, sm)
+	if obs != nil {
+		obs.StepFinished(sm, total)
+	}
+	return nil
+}
+
+// flush syncs the file system before a run, outside the timing, as the
+// write(2) sweep does; a cancelled ctx stops before it.
+func flush(ctx context.Context, fs iobench.FS, mode iobench.SyncMode) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if mode == "" || mode == iobench.SyncNone {
+		return nil
+	}
+	return fs.Sync(mode)
+}
