@@ -33,12 +33,6 @@ func processEnv(w *mpi.World) *env {
 	return e
 }
 
-// testEnv is an environment with the given writers, no MPI world, and
-// the process's variables, for running the command in a test.
-func testEnv(stdout, stderr io.Writer) *env {
-	return &env{stdout: stdout, stderr: stderr, console: stderr, getenv: os.Getenv}
-}
-
 // launcherWarnings go into every report of a build without MPI that a
 // launcher (mpirun, srun) started as one of several tasks: each measures
 // alone, so the results are not aggregated.
