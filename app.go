@@ -131,6 +131,7 @@ func newApp(e *env) *cli.App {
 			{Name: "compare", Usage: "one table of saved results (iobench JSON/CSV, pr91030-bench output), with ratios against the first", Description: "iobench compare native.json big-endian.json\niobench compare a.json b.json --format markdown -o compare.md", ArgsUsage: "FILE... (- reads stdin)", Flags: compareFlags(), Action: compareAction, OnUsageError: onUsage},
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
+			e.runtimeCommand(onUsage),
 			cleanCommand(onUsage),
 			completionCommand(onUsage),
 			manCommand(onUsage),

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
+	"sync"
+	"time"
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
@@ -19,8 +20,39 @@ type env struct {
 	console        io.Writer           // this process's stderr on every rank: signal messages
 	getenv         func(string) string // the environment (os.Getenv)
 	world          *mpi.World          // the MPI world; nil when not under MPI
-	active         atomic.Pointer[iobench.Runner]
+	active         activeJob           // the job in progress, for the signal handler
 }
+
+// stoppable is the job in progress as the signal handler sees it: a
+// sweep's runner or a runtime's writer.
+type stoppable interface {
+	Waiting() string                     // what the first signal waits for
+	RemoveFiles()                        // remove the data files now (a launcher's SIGKILL follows)
+	Abandon(wait time.Duration) []string // the second signal: the files not removed within wait
+}
+
+// activeJob holds the job in progress; nil when there is none.
+type activeJob struct {
+	mu  sync.Mutex
+	job stoppable
+}
+
+func (r *activeJob) Store(job stoppable) {
+	r.mu.Lock()
+	r.job = job
+	r.mu.Unlock()
+}
+
+func (r *activeJob) Load() stoppable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.job
+}
+
+// sweepRun is a sweep's runner as a stoppable.
+type sweepRun struct{ *iobench.Runner }
+
+func (s sweepRun) Waiting() string { return s.Phase().Waiting() }
 
 // processEnv is the environment of this process as main starts it: rank
 // 0 prints, the other ranks' failures reach it through the cluster. A

@@ -66,7 +66,7 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 	cancel(fmt.Errorf("received %v", sig))
 	r := e.active.Load()
 	if r != nil {
-		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Phase().Waiting())
+		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting())
 		if e.ranks() > 1 {
 			// A launcher signals every rank when the job aborts (a rank was
 			// killed) and SIGKILLs them soon after, possibly while they wait
@@ -80,7 +80,7 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 
 // abandon is the second signal: remove what can be removed within
 // abandonWait, name the rest, and give the exit code.
-func abandon(stderr io.Writer, r *iobench.Runner) int {
+func abandon(stderr io.Writer, r stoppable) int {
 	if r == nil {
 		fmt.Fprintln(stderr, "iobench: second signal: exiting now")
 		return exitInterrupted

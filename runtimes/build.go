@@ -32,6 +32,7 @@ type Writer struct {
 	version  string // its first --version line
 	dir      string // private directory holding source and binary
 	bin      string
+	cur      current // the run in progress, for Abandon
 }
 
 // Runtime is the runtime this writer measures.

@@ -14,11 +14,17 @@
 //   - the pure parser of the writers' one-line report (ParseReport);
 //   - each runtime's buffering rule as a pure function that predicts the
 //     write(2) calls (Predict), which the tests check against the calls
-//     the writers count in /proc/self/io.
+//     the writers count in /proc/self/io;
+//   - a plan of shuffled, interleaved rounds over layout x byte order x
+//     buffer (Plan) and the loop that runs it (Writer.Measure);
+//   - the summary of its samples against a write(2) sweep: medians and
+//     intervals, gains over the runtime's default, the gains the sweep
+//     predicts, whether they agree, and the buffer each layout needs by
+//     the runtime's rule (Summarize, Advice).
 //
 // It is a library: it imports neither urfave/cli nor os.Stdout/os.Stderr,
 // prints nothing, and takes a context for cancellation. The command that
-// drives it (iobench runtime) plans rounds and sizes, names the data
-// files with iobench.UniquePrefix and reports, as sweep does with the
-// engine in package iobench.
+// drives it (iobench runtime) reads flags, names the data files with
+// iobench.UniquePrefix, runs the write(2) sweep when no saved one is given,
+// and reports through package report.
 package runtimes

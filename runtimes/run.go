@@ -158,7 +158,11 @@ func (w *Writer) exec(ctx context.Context, j Job, path string) (stdout []byte, c
 	defer dieWithParent(cmd)()
 	var out, errOut cappedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		w.cur.set(cmd.Process, j.Dir, j.Name)
+		err = cmd.Wait()
+		w.cur.clear()
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -284,3 +284,39 @@ func TestSettings(t *testing.T) {
 		t.Errorf("Settings(stdio) = %q, want none", s)
 	}
 }
+
+// TestAbandonKillsAndRemoves: the second Ctrl-C's path kills the writer
+// in the middle of a run and removes its file and the compiled writer
+// within the wait, while Run is still blocked in the kernel's view.
+func TestAbandonKillsAndRemoves(t *testing.T) {
+	writerFor(t, Stdio) // skips without a C compiler
+	w, err := Build(t.Context(), Stdio, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	j := Job{Dir: dir, Name: newName(t, Stdio, 0), Elements: 1 << 25, BufferBytes: 4096, Fsync: true}
+	done := make(chan error, 1)
+	go func() { _, err := w.Run(t.Context(), j); done <- err }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Lstat(filepath.Join(dir, j.Name)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the writer never created its file")
+		}
+	}
+	if !strings.Contains(w.Waiting(), "process") {
+		t.Errorf("Waiting() = %q, want the writer's process named", w.Waiting())
+	}
+	if left := w.Abandon(time.Second); len(left) != 0 {
+		t.Errorf("Abandon left %v", left)
+	}
+	assertRemoved(t, dir, j.Name)
+	if _, err := os.Stat(w.dir); !os.IsNotExist(err) {
+		t.Errorf("compiled writer dir %s: %v, want removed", w.dir, err)
+	}
+	if err := <-done; err == nil {
+		t.Error("Run of a killed writer returned no error")
+	}
+}

@@ -1,0 +1,405 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/runtimes"
+)
+
+// RuntimeReport is everything one `iobench runtime` run produced: the
+// runs of a runtime's writer, their summary against the write(2) sweep,
+// and that sweep. Every runtime format renders it.
+type RuntimeReport struct {
+	Tool            Tool              `json:"tool"`
+	Command         []string          `json:"command"`
+	StartTime       time.Time         `json:"start_time"`
+	DurationSeconds float64           `json:"duration_seconds"`
+	Host            hostinfo.Host     `json:"host"`
+	FS              fsinfo.Info       `json:"fs"`
+	Runtime         runtimes.Runtime  `json:"runtime"`
+	Compiler        string            `json:"compiler"` // what built the writer, with its version line
+	Config          RuntimeConfig     `json:"config"`
+	Sweep           *runtimes.Sweep   `json:"sweep,omitempty"` // the write(2) sweep the figures are held against
+	WarmupRan       bool              `json:"warmup_ran"`
+	Samples         []runtimes.Sample `json:"samples"`
+	Summary         runtimes.Summary  `json:"summary"`
+	Apply           []advice.Apply    `json:"apply,omitempty"` // how to apply the sweep's knee, per runtime
+	Warnings        []string          `json:"warnings"`
+	Incomplete      bool              `json:"incomplete"`
+	Error           string            `json:"error,omitempty"`
+}
+
+// RuntimeReporter writes a runtime report in one format.
+type RuntimeReporter func(w io.Writer, r *RuntimeReport) error
+
+// RuntimeConfig is a runtime plan as reported.
+type RuntimeConfig struct {
+	Elements      int64    `json:"elements"` // float64 values per run
+	TotalBytes    int64    `json:"total_bytes"`
+	RecordBytes   int64    `json:"record_bytes"` // the records layout's record
+	Layouts       []string `json:"layouts"`
+	Converts      []string `json:"converts"`
+	Buffers       []int64  `json:"buffers"`
+	DefaultBuffer int64    `json:"default_buffer"` // the runtime's own, run without setting one
+	Rounds        int      `json:"rounds"`
+	Order         string   `json:"order"` // cases within a round
+	Seed          uint64   `json:"seed"`
+	Fsync         bool     `json:"fsync"`
+	Sync          string   `json:"sync"`
+	Warmup        bool     `json:"warmup"`
+	Profile       string   `json:"profile,omitempty"`
+	ProfileWhy    string   `json:"profile_reason,omitempty"`
+}
+
+// NewRuntimeConfig describes plan p for the report.
+func NewRuntimeConfig(p runtimes.Plan) RuntimeConfig {
+	c := RuntimeConfig{Elements: p.Elements, TotalBytes: p.Bytes(), RecordBytes: p.RecordBytes, DefaultBuffer: p.DefaultBuffer,
+		Rounds: p.Rounds, Order: "shuffled", Seed: p.Seed, Fsync: p.Fsync, Sync: string(p.Sync), Warmup: p.Warmup}
+	for _, l := range p.Layouts {
+		c.Layouts = append(c.Layouts, string(l))
+	}
+	for _, o := range p.Orders {
+		c.Converts = append(c.Converts, o.String())
+	}
+	for _, cs := range p.Cases() {
+		if len(c.Buffers) == 0 || c.Buffers[len(c.Buffers)-1] < cs.BufferBytes {
+			c.Buffers = append(c.Buffers, cs.BufferBytes)
+		}
+	}
+	return c
+}
+
+// runtimeName is the library a runtime's figures are of.
+func runtimeName(rt runtimes.Runtime) string {
+	if rt == runtimes.Gfortran {
+		return "libgfortran"
+	}
+	return "C stdio"
+}
+
+// RuntimeText writes the runtime report for people.
+func RuntimeText(w io.Writer, r *RuntimeReport) error {
+	var p printer
+	p.runtimeHeader(r, "")
+	p.f("\n%s", tabulate(runtimeTable(r, "\t", "\t")))
+	p.runtimeNotes(r, "")
+	if len(r.Apply) > 0 {
+		p.textApply(r.asSweepReport())
+	}
+	return p.flushTo(w)
+}
+
+// RuntimeMarkdown writes the runtime report for a bug report or a wiki.
+func RuntimeMarkdown(w io.Writer, r *RuntimeReport) error {
+	var p printer
+	p.f("## %s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	p.runtimeHeader(r, "- ")
+	p.f("\n")
+	lines := runtimeTable(r, " | ", " |")
+	for i, l := range lines {
+		p.f("| %s\n", l)
+		if i == 0 {
+			p.f("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
+		}
+	}
+	p.runtimeNotes(r, "- ")
+	if len(r.Apply) > 0 {
+		p.mdApply(r.asSweepReport())
+	}
+	return p.flushTo(w)
+}
+
+func (p *printer) runtimeHeader(r *RuntimeReport, bullet string) {
+	if bullet == "" {
+		p.f("%s: %s writes through %s\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	}
+	fs, c := r.FS, r.Config
+	p.f("%swriter:     %s\n", bullet, r.Compiler)
+	if fs.ResolvedDir != "" {
+		p.f("%sdir:        %s\n", bullet, fs.ResolvedDir)
+	}
+	if fs.Type != "" {
+		p.f("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
+	}
+	p.f("%sdata:       %d float64 = %d B (%s) per run; records layout: %s records\n", bullet, c.Elements, c.TotalBytes,
+		humanize.IBytes(uint64(c.TotalBytes)), sizeName(c.RecordBytes))
+	var bufs []string
+	for _, b := range c.Buffers {
+		s := sizeName(b)
+		if b == c.DefaultBuffer {
+			s += " (default)"
+		}
+		bufs = append(bufs, s)
+	}
+	p.f("%sbuffers:    %s; byte order %s\n", bullet, strings.Join(bufs, ", "), strings.Join(c.Converts, ", "))
+	if c.Profile != "" {
+		p.f("%sprofile:    %s (%s)\n", bullet, c.Profile, c.ProfileWhy)
+	}
+	fsync := "no fsync"
+	if c.Fsync {
+		fsync = "fsync before close inside the timing"
+	}
+	p.f("%stiming:     %d rounds, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, c.Rounds, c.Seed, fsync, c.Sync)
+	if sw := r.Sweep; sw != nil {
+		p.f("%swrite(2):   %s\n", bullet, sweepLine(sw))
+	}
+}
+
+func sweepLine(sw *runtimes.Sweep) string {
+	if sw.KneeBytes == 0 {
+		return fmt.Sprintf("%s, %d sizes; no knee", sw.Source, len(sw.Points))
+	}
+	est := "established"
+	if !sw.KneeEstablished {
+		est = "not established"
+	}
+	return fmt.Sprintf("%s, %d sizes; knee %s (%s), recommended %s", sw.Source, len(sw.Points), sizeName(sw.KneeBytes), est, sizeName(sw.RecommendedBytes))
+}
+
+// runtimeTable is the table's lines, cells joined by sep and ended by
+// end: the header, then a row per case.
+func runtimeTable(r *RuntimeReport, sep, end string) []string {
+	head := []string{"layout", "convert", "buffer", "MiB/s", "interval", "calls", "B/call", "predicted", "gain", "gain interval", "write(2) MiB/s", "write(2) gain", "agreement"}
+	lines := []string{strings.Join(head, sep) + end}
+	for _, c := range r.Summary.Cases {
+		buf := sizeName(c.BufferBytes)
+		if c.Default {
+			buf += " (default)"
+		}
+		calls, per := "-", "-"
+		if c.WriteCalls >= 0 {
+			calls, per = itoa(c.WriteCalls), fmt.Sprintf("%.0f", c.MeanCallBytes)
+		}
+		pred := itoa(c.Predicted.Count)
+		if !c.CallsAsPredicted && c.WriteCalls >= 0 {
+			pred += " !"
+		}
+		gain, gci := "-", "-"
+		if c.Gain != nil {
+			gain, gci = fmt.Sprintf("x%.2f", c.Gain.Ratio), fmt.Sprintf("%.2f-%.2f", c.Gain.Low, c.Gain.High)
+		}
+		smib, sgain, agree := "-", "-", "-"
+		if sp := c.Sweep; sp != nil {
+			smib = fmt.Sprintf("%.1f", sp.MiBPerSec)
+			if sp.From != runtimes.FromMeasured {
+				smib += " ~"
+			}
+			if !c.Default {
+				sgain = fmt.Sprintf("x%.2f", sp.Gain)
+			}
+			agree = agreementWord(sp)
+		}
+		cells := []string{string(c.Layout), c.Convert, buf, fmt.Sprintf("%.1f", c.MiBPerSec), fmt.Sprintf("%.1f-%.1f", c.CILow, c.CIHigh),
+			calls, per, pred, gain, gci, smib, sgain, agree}
+		lines = append(lines, strings.Join(cells, sep)+end)
+	}
+	return lines
+}
+
+func agreementWord(sp *runtimes.SweepPrediction) string {
+	switch sp.Agreement {
+	case runtimes.AgreeInterval:
+		return "agree"
+	case runtimes.AgreeClose:
+		return fmt.Sprintf("agree (%+.0f%%)", 100*sp.DiffersBy)
+	case runtimes.Differ:
+		return fmt.Sprintf("differ (%+.0f%%)", 100*sp.DiffersBy)
+	}
+	return "-"
+}
+
+func (p *printer) runtimeNotes(r *RuntimeReport, bullet string) {
+	name := runtimeName(r.Runtime)
+	p.f("\n%sMeasured through %s: MiB/s (median of the runs, %s interval), calls and B/call (write(2) calls the writer counted in /proc/self/io), gain (over the default buffer, same layout and byte order).\n",
+		bullet, name, confidenceWord(r.Summary.Cases))
+	p.f("%sInferred from write(2): predicted (calls from %s's buffering rule), write(2) MiB/s (the sweep at the call size the rule gives; ~ read between or beyond the sizes it ran), write(2) gain (the same for the default's calls). Agreement: the predicted gain lies in the measured interval, or within %.0f%% of the measured gain.\n",
+		bullet, name, 100*runtimes.AgreeTolerance)
+	switch {
+	case len(r.Summary.Cases) == 0:
+	case r.Summary.CallsAsPredicted:
+		p.f("%swrite(2) calls: every run made exactly the calls the buffering rule predicts.\n", bullet)
+	default:
+		p.f("%swrite(2) calls: rows marked ! made other calls than the buffering rule predicts.\n", bullet)
+	}
+	if len(r.Summary.Advice) > 0 {
+		p.f("\n%sRecommendation for %s (aim: write(2) calls of at least the sweep's recommended size):\n", bullet, name)
+		for _, a := range r.Summary.Advice {
+			p.f("%s  %s, %s: %s\n", bullet, a.Layout, a.Convert, adviceText(a, r.Config.DefaultBuffer))
+		}
+	}
+	for _, w := range r.Warnings {
+		p.f("%swarning: %s\n", bullet, w)
+	}
+	if r.Incomplete {
+		p.f("%sINCOMPLETE: %s\n", bullet, r.Error)
+	}
+}
+
+func confidenceWord(cases []runtimes.CaseSummary) string {
+	lo := 1.0
+	for _, c := range cases {
+		lo = min(lo, c.CIConfidence)
+	}
+	if len(cases) == 0 || lo >= knee.IntervalConfidence {
+		return "95%"
+	}
+	return fmt.Sprintf("at least %.0f%%", 100*lo)
+}
+
+// adviceText is one advice line: what to set, why, and what was
+// measured for it.
+func adviceText(a runtimes.Advice, def int64) string {
+	switch a.Verdict {
+	case runtimes.VerdictAny:
+		return "any buffer: " + a.Rule
+	case runtimes.VerdictNoKnee:
+		return "no advice: " + a.Rule
+	}
+	var s string
+	if a.KeepDefault {
+		s = fmt.Sprintf("keep the default (%s): it is at least the %s this needs; %s", sizeName(def), sizeName(a.BufferBytes), a.Rule)
+	} else {
+		s = fmt.Sprintf("%s (%s): %s", a.Setting, sizeName(a.BufferBytes), a.Rule)
+	}
+	if !a.Measured || a.Gain == nil {
+		if !a.KeepDefault {
+			s += "; not measured through the runtime here (add it to --buffers)"
+		}
+		return s
+	}
+	what := "measured"
+	if a.KeepDefault {
+		what = sizeName(a.BufferBytes) + " measured"
+	}
+	s += fmt.Sprintf("; %s x%.2f (%.2f-%.2f) over the default", what, a.Gain.Ratio, a.Gain.Low, a.Gain.High)
+	switch a.Verdict {
+	case runtimes.VerdictSet:
+		s += ", a real gain"
+	case runtimes.VerdictEnough:
+		s += ", no real gain: the default does as well"
+	default:
+		s += ", not measurably different"
+	}
+	if sp := a.Sweep; sp != nil && sp.Agreement != "" {
+		s += fmt.Sprintf("; the write(2) sweep predicted x%.2f: %s", sp.Gain, agreementSentence(sp))
+	}
+	return s
+}
+
+func agreementSentence(sp *runtimes.SweepPrediction) string {
+	switch sp.Agreement {
+	case runtimes.AgreeInterval:
+		return "they agree (within the measured interval)"
+	case runtimes.AgreeClose:
+		return fmt.Sprintf("they agree within %.0f%% (%+.0f%%)", 100*runtimes.AgreeTolerance, 100*sp.DiffersBy)
+	}
+	dir := "above"
+	if sp.DiffersBy < 0 {
+		dir = "below"
+	}
+	return fmt.Sprintf("they do not agree: the measured gain is %.0f%% %s the prediction", 100*math.Abs(sp.DiffersBy), dir)
+}
+
+// RuntimeJSON writes the runtime report as one indented JSON document.
+func RuntimeJSON(w io.Writer, r *RuntimeReport) error {
+	out := *r
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if out.Samples == nil {
+		out.Samples = []runtimes.Sample{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(&out)
+}
+
+var runtimeCSVHeader = []string{
+	"runtime", "layout", "convert", "buffer_bytes", "default", "runs", "mib_per_s", "ci_low_mib_per_s", "ci_high_mib_per_s", "ci_confidence", "cv",
+	"write_calls", "mean_call_bytes", "predicted_calls", "calls_as_predicted", "gain", "gain_ci_low", "gain_ci_high", "gain_p_value",
+	"sweep_call_bytes", "sweep_mib_per_s", "sweep_from", "sweep_gain", "sweep_gain_ci_low", "sweep_gain_ci_high", "agreement", "differs_by",
+	"fs_type", "total_bytes", "record_bytes", "fsync", "incomplete",
+}
+
+// RuntimeCSV writes one row per case, with a header.
+func RuntimeCSV(w io.Writer, r *RuntimeReport) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(runtimeCSVHeader)
+	for _, c := range r.Summary.Cases {
+		row := []string{string(r.Runtime), string(c.Layout), c.Convert, itoa(c.BufferBytes), strconv.FormatBool(c.Default), strconv.Itoa(c.Runs),
+			ftoa(c.MiBPerSec), ftoa(c.CILow), ftoa(c.CIHigh), ftoa(c.CIConfidence), ftoa(c.CV),
+			itoa(c.WriteCalls), ftoa(c.MeanCallBytes), itoa(c.Predicted.Count), strconv.FormatBool(c.CallsAsPredicted)}
+		if g := c.Gain; g != nil {
+			row = append(row, ftoa(g.Ratio), ftoa(g.Low), ftoa(g.High), ftoa(g.P))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		if sp := c.Sweep; sp != nil {
+			row = append(row, itoa(sp.CallBytes), ftoa(sp.MiBPerSec), sp.From, ftoa(sp.Gain), ftoa(sp.GainLow), ftoa(sp.GainHigh), sp.Agreement, ftoa(sp.DiffersBy))
+		} else {
+			row = append(row, "", "", "", "", "", "", "", "")
+		}
+		row = append(row, r.FS.Type, itoa(r.Config.TotalBytes), itoa(r.Config.RecordBytes), strconv.FormatBool(r.Config.Fsync), strconv.FormatBool(r.Incomplete))
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// SetApply fills the how-to-apply block from the sweep's knee: every
+// runtime that applies, this report's runtime marked measured when it ran
+// at the recommended buffer.
+func (r *RuntimeReport) SetApply() {
+	sw := r.Sweep
+	if sw == nil || sw.KneeBytes <= 0 || sw.RecommendedBytes <= 0 {
+		r.Apply = nil
+		return
+	}
+	var measured []string
+	if r.ranAt(sw.RecommendedBytes) {
+		measured = []string{applyName(r.Runtime)}
+	}
+	r.Apply = advice.HowToApply(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: r.FS, Measured: measured})
+}
+
+// ranAt reports whether a measured case used buffer n.
+func (r *RuntimeReport) ranAt(n int64) bool {
+	for _, c := range r.Summary.Cases {
+		if c.Runs > 0 && c.BufferBytes == n {
+			return true
+		}
+	}
+	return false
+}
+
+// applyName is a runtime's name in the how-to-apply block.
+func applyName(rt runtimes.Runtime) string {
+	if rt == runtimes.Gfortran {
+		return advice.RuntimeLibgfortran
+	}
+	return advice.RuntimeStdio
+}
+
+// asSweepReport is the part of a sweep report the how-to-apply printers
+// read, so that a runtime report prints its block the same way.
+func (r *RuntimeReport) asSweepReport() *Report {
+	rec := &advice.Recommendation{Basis: advice.BasisKnee, Apply: r.Apply}
+	if r.Sweep != nil {
+		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
+	}
+	return &Report{FS: r.FS, Recommendation: rec}
+}
