@@ -45,6 +45,9 @@ type Recommendation struct {
 	Gfortran Gfortran `json:"gfortran"`
 	// BlockSizes compares the knee with what the file system reports.
 	BlockSizes BlockSizes `json:"block_sizes"`
+	// Apply says how to apply BufferSize in each runtime (HowToApply),
+	// for the runtimes chosen; empty without a knee.
+	Apply []Apply `json:"apply,omitempty"`
 }
 
 // Gfortran is libgfortran's side: its default buffers and what to export.

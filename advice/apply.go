@@ -9,7 +9,7 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// Runtimes HowToApply covers, by the names --for takes.
+// Runtimes HowToApply covers, by the names FilterApply takes.
 const (
 	RuntimeLibgfortran = "libgfortran"
 	RuntimeIntel       = "intel-fortran"
@@ -28,33 +28,55 @@ func ApplyRuntimes() []string {
 		RuntimeHDF5, RuntimePnetCDF, RuntimeLustre, RuntimeGPFS}
 }
 
+// RuntimeTitle is a runtime's name as people write it: "Intel Fortran".
+func RuntimeTitle(rt string) string {
+	t := map[string]string{
+		RuntimeLibgfortran: "libgfortran", RuntimeIntel: "Intel Fortran", RuntimeStdio: "C stdio",
+		RuntimeROMIO: "ROMIO (MPICH, Intel MPI, Cray MPICH)", RuntimeOMPIO: "Open MPI OMPIO",
+		RuntimeHDF5: "HDF5", RuntimePnetCDF: "PnetCDF", RuntimeLustre: "Lustre", RuntimeGPFS: "GPFS",
+	}[rt]
+	if t == "" {
+		return rt
+	}
+	return t
+}
+
 // runtimeAliases are other names people use for the runtimes.
 var runtimeAliases = map[string]string{
-	"gfortran": RuntimeLibgfortran, "ifort": RuntimeIntel, "ifx": RuntimeIntel,
+	"gfortran": RuntimeLibgfortran, "ifort": RuntimeIntel, "ifx": RuntimeIntel, "intel": RuntimeIntel,
 	"mpich": RuntimeROMIO, "openmpi": RuntimeOMPIO, "c": RuntimeStdio,
 }
 
-// Defaults of the settings HowToApply never lowers: a default at or
-// above the knee already gives calls on the plateau.
+// The defaults HowToApply never lowers: a default at or above the knee
+// already gives calls on the plateau, and a smaller value would only cost
+// throughput where the curve is not yet flat.
 const (
+	fortBlockDefault     = 128 << 10 // Intel Fortran BLOCKSIZE (OPEN: BLOCKSIZE specifier)
+	stdioDefault         = 8192      // glibc: min(st_blksize, BUFSIZ)
 	romioCBDefault       = 16 << 20  // ROMIO cb_buffer_size
 	romioIndWrDefault    = 512 << 10 // ROMIO ind_wr_buffer_size
 	ompioBytesPerAgg     = 32 << 20  // io_ompio_bytes_per_agg (ompi_info, Open MPI 4.1)
+	lustreStripeDefault  = 1 << 20   // lfs setstripe's default stripe size
 	lustreStripeMultiple = 64 << 10  // lfs setstripe -S takes multiples of 64 KiB
-	intelBlockMultiple   = 512       // FORT_BLOCKSIZE is rounded to 512 bytes
+	intelBlockMultiple   = 512       // FORT_BLOCKSIZE is rounded up to 512 bytes
 	bigBuffer            = 4 << 20   // from here a per-unit memory note is worth giving
 )
 
 // Apply is one setting that applies the recommendation in one runtime.
 type Apply struct {
 	Runtime string `json:"runtime"` // one of ApplyRuntimes
-	Setting string `json:"setting"` // environment variable, call or command
+	Setting string `json:"setting"` // environment variable, call, command or fact
 	Value   string `json:"value"`   // exactly what to set: bytes in plain decimal
 	// Measured: the runtime itself was measured writing with this value
 	// (iobench runtime); otherwise the value is inferred from the write(2)
-	// sweep and the runtime's buffering rule.
+	// sweep and the runtime's buffering rule, and Note says what the sweep
+	// did measure.
 	Measured bool   `json:"measured"`
 	Note     string `json:"note"`
+	// Comment is a few words to print beside the setting in a shell
+	// block (which case it is for, a memory cost, no change needed); Note
+	// holds everything it says.
+	Comment string `json:"-"`
 }
 
 // ApplyFacts are what the values are derived from.
@@ -62,82 +84,173 @@ type ApplyFacts struct {
 	Knee   int64       // the knee of the write(2) curve, bytes
 	Buffer int64       // the recommended buffer (Recommendation.BufferSize); 0: the knee
 	FS     fsinfo.Info // type and block size of the file system measured
-	// StripeSize is the Lustre stripe size when known (lfs getstripe).
+	// StripeSize is the Lustre stripe size of the directory when known
+	// (lfs getstripe); 0: unknown.
 	StripeSize int64
 	// Measured names the runtimes (ApplyRuntimes) measured through the
 	// runtime itself at the recommended buffer.
 	Measured []string
+	// DefaultVerdict is the sweep's verdict on libgfortran's 128 KiB
+	// unformatted default (Gfortran.Verdict), judged from write(2) calls
+	// of that size; "" when there is none.
+	DefaultVerdict string
 }
 
 // HowToApply says, for every runtime that applies, what to set so that
 // its writes reach the knee. Lustre and GPFS appear only on those file
-// systems. Without a knee there is nothing to apply: nil.
+// systems. No value is below the runtime's default. Without a knee there
+// is nothing to apply: nil.
 func HowToApply(f ApplyFacts) []Apply {
-	b, k := f.Buffer, f.Knee
-	if b <= 0 {
-		b = k
+	if f.Buffer <= 0 {
+		f.Buffer = f.Knee
 	}
-	if b <= 0 {
+	if f.Buffer <= 0 {
 		return nil
 	}
-	if k <= 0 {
-		k = b
+	if f.Knee <= 0 {
+		f.Knee = f.Buffer
 	}
-	unit := alignment(f, b)
+	a := applier{f: f, b: f.Buffer, k: f.Knee}
+	a.stripe = a.lustreStripe()
+	unit := a.alignment()
 	var out []Apply
-	out = append(out, libgfortran(b, k, slices.Contains(f.Measured, RuntimeLibgfortran))...)
-	out = append(out, intelFortran(b)...)
-	out = append(out, stdio(b, slices.Contains(f.Measured, RuntimeStdio)))
-	out = append(out, romio(b, unit, striped(f.FS))...)
-	out = append(out, ompio(b, unit), hdf5(unit), pnetcdf(unit))
-	out = append(out, lustre(f, b)...)
-	return append(out, gpfs(f.FS, k)...)
+	out = append(out, a.libgfortran()...)
+	out = append(out, a.intelFortran()...)
+	out = append(out, a.stdio())
+	out = append(out, a.romio(unit)...)
+	out = append(out, a.ompio(unit), a.hdf5(unit), a.pnetcdf(unit))
+	out = append(out, a.lustre()...)
+	return append(out, a.gpfs()...)
+}
+
+// applier derives the settings from one set of facts.
+type applier struct {
+	f      ApplyFacts
+	b, k   int64 // buffer and knee, both set
+	stripe int64 // the stripe size new Lustre files should get; 0 off Lustre
+}
+
+func (a applier) onLustre() bool { return isFS(a.f.FS, "lustre") }
+func (a applier) onGPFS() bool   { return isFS(a.f.FS, "gpfs") && a.f.FS.BlockSize > 0 }
+
+// lustreStripe is the stripe size that keeps whole stripes per buffer:
+// the buffer rounded up to 64 KiB, or the directory's stripe when that is
+// already at or above it. With the stripe unknown it is at least Lustre's
+// default, so that the advice does not lower a stripe nobody looked at.
+func (a applier) lustreStripe() int64 {
+	if !a.onLustre() {
+		return 0
+	}
+	s := roundUp(a.b, lustreStripeMultiple)
+	switch {
+	case a.f.StripeSize >= s:
+		return a.f.StripeSize
+	case a.f.StripeSize == 0:
+		return max(s, lustreStripeDefault)
+	}
+	return s
 }
 
 // alignment is the boundary file offsets should keep: the stripe on
-// Lustre, the block on GPFS, elsewhere the buffer itself.
-func alignment(f ApplyFacts, b int64) int64 {
+// Lustre, whole blocks on GPFS, elsewhere the buffer itself.
+func (a applier) alignment() int64 {
 	switch {
-	case isFS(f.FS, "lustre") && f.StripeSize >= b:
-		return f.StripeSize
-	case isFS(f.FS, "lustre"):
-		return roundUp(b, lustreStripeMultiple)
-	case isFS(f.FS, "gpfs") && f.FS.BlockSize > 0:
-		return roundUp(b, f.FS.BlockSize)
+	case a.onLustre():
+		return a.stripe
+	case a.onGPFS():
+		return roundUp(a.b, a.f.FS.BlockSize)
 	}
-	return b
+	return a.b
 }
 
 func isFS(fs fsinfo.Info, name string) bool {
 	return strings.EqualFold(fs.Type, name) || strings.EqualFold(fs.MagicName, name)
 }
 
-func striped(fs fsinfo.Info) bool { return isFS(fs, "lustre") || isFS(fs, "gpfs") }
-
 // roundUp is n rounded up to a multiple of m.
 func roundUp(n, m int64) int64 { return (n + m - 1) / m * m }
 
 func bytesValue(n int64) string { return fmt.Sprintf("%d", n) }
 
-// libgfortran's rule (buf_write in libgfortran/io/unix.c): converted
-// data pass through the buffer, so calls are exactly the buffer; a
-// native write over half the buffer bypasses it; small records go out
-// when the next one does not fit, in calls between B/2 and B, so B must
-// be at least twice the knee for them.
-func libgfortran(b, k int64, measured bool) []Apply {
-	const plain = "plain decimal bytes (libgfortran ignores a value with a suffix such as 1M)"
-	rt := RuntimeLibgfortran
-	note := plain + "; with -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is exactly this size; a native array write larger than half the buffer bypasses it"
-	var small []Apply
-	if 2*k > b {
-		small = append(small, Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(2 * k),
-			Note: fmt.Sprintf("for many records smaller than the knee: libgfortran writes its buffer out when the next record does not fit, in calls between half the buffer and all of it, so twice the knee (%s) keeps every call at or above it", knee.FormatSize(k)) + memoryNote(2*k)})
-	} else {
-		note += "; also enough for small records, which go out in calls of at least half the buffer"
+// measured is whether rt was measured through the runtime itself.
+func (a applier) measured(rt string) bool { return slices.Contains(a.f.Measured, rt) }
+
+// provenance says what the value rests on: the runtime measured at it,
+// or the write(2) sweep and the runtime's rule, and how to check it.
+func (a applier) provenance(rt string, measured bool) string {
+	if measured {
+		return fmt.Sprintf("Measured through %s itself (iobench runtime) at this buffer size.", RuntimeTitle(rt))
 	}
-	out := append([]Apply{{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(b), Measured: measured, Note: note + memoryNote(b)}}, small...)
-	return append(out, Apply{Runtime: rt, Setting: "GFORTRAN_FORMATTED_BUFFER_SIZE", Value: bytesValue(b),
-		Note: "formatted (text) files; default 8192 bytes. Converting numbers to text often costs more than small writes do, so expect a smaller gain" + memoryNote(b)})
+	s := fmt.Sprintf("Not measured through %s: inferred from the write(2) sweep, which measured calls of %s reaching the plateau", RuntimeTitle(rt), knee.FormatSize(a.k))
+	switch rt {
+	case RuntimeLibgfortran:
+		s += " and " + a.defaultWords() + "; check it with `iobench runtime gfortran`"
+	case RuntimeStdio:
+		s += "; check it with `iobench runtime stdio`"
+	case RuntimeROMIO, RuntimeOMPIO, RuntimeHDF5, RuntimePnetCDF:
+		s += "; the library's own buffering and aggregation were not measured"
+	}
+	return s + "."
+}
+
+// defaultWords says what the sweep measured of libgfortran's default:
+// write(2) calls of 128 KiB, what converted data through that buffer
+// would make.
+func (a applier) defaultWords() string {
+	w := map[string]string{
+		VerdictExport:    "found write(2) calls of 128 KiB, what libgfortran's default buffer makes of converted data, significantly slower",
+		VerdictEnough:    "found write(2) calls of 128 KiB, what libgfortran's default buffer makes of converted data, within noise of the plateau",
+		VerdictUndecided: "measured write(2) calls of 128 KiB, what libgfortran's default buffer makes of converted data, below the plateau but within noise",
+	}[a.f.DefaultVerdict]
+	if w == "" {
+		return "did not measure write(2) calls of 128 KiB, libgfortran's default"
+	}
+	return w
+}
+
+// libgfortran's rule (buf_write and buf_markeor in libgfortran/io/unix.c):
+// converted data pass through the buffer, so calls are the buffer; a
+// native write larger than half the buffer, arriving with it empty,
+// bypasses it; small records are flushed at the end of a record once the
+// buffer is at least half full, so their calls are just over half the
+// buffer, and the buffer must be at least twice the knee for them.
+func (a applier) libgfortran() []Apply {
+	const plain = "Plain decimal bytes: libgfortran ignores a value with a suffix such as 1M. "
+	rt := RuntimeLibgfortran
+	prov := a.provenance(rt, false)
+	enough := a.b <= GfortranUnformattedDefault || a.f.DefaultVerdict == VerdictEnough
+	conv := Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(a.b), Measured: a.measured(rt)}
+	conv.Note = plain + "With -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is this size; a native array write larger than half the buffer bypasses it and goes out in one call."
+	conv.Comment = "unformatted: converted data goes out in calls of this size"
+	if enough {
+		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), false
+		conv.Note += " The default, 131072, already reaches the knee: no change is needed."
+		conv.Comment = "the default already reaches the knee: no change is needed"
+	}
+	buf := int64(max(a.b, GfortranUnformattedDefault))
+	if enough {
+		buf = GfortranUnformattedDefault
+	}
+	var small []Apply
+	if 2*a.k > buf {
+		v := 2 * a.k
+		small = append(small, Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(v),
+			Note: fmt.Sprintf("%sFor many records smaller than the knee: at the end of each record libgfortran writes its buffer out once it is at least half full, so calls are just over half the buffer, and twice the knee (%s) keeps them at or above it. It serves converted data too, in calls of %s, if the curve stays on the plateau there.%s %s",
+				plain, knee.FormatSize(a.k), knee.FormatSize(v), memoryNote(v), prov),
+			Comment: "or, for many small records: calls of just over half of it" + memoryComment(v)})
+	} else {
+		conv.Note += fmt.Sprintf(" Also enough for small records, which go out in calls of just over half the buffer (%s).", knee.FormatSize(buf/2))
+	}
+	conv.Note += memoryNote(buf) + " " + a.provenance(rt, conv.Measured)
+	conv.Comment += memoryComment(buf)
+	fbuf := int64(max(a.b, GfortranFormattedDefault))
+	formatted := Apply{Runtime: rt, Setting: "GFORTRAN_FORMATTED_BUFFER_SIZE", Value: bytesValue(fbuf),
+		Note:    "Formatted (text) files; the default is 8192 bytes. Converting numbers to text often costs more than small writes do, so expect a smaller gain." + memoryNote(fbuf) + " " + prov,
+		Comment: "formatted files" + memoryComment(fbuf)}
+	if fbuf == GfortranFormattedDefault {
+		formatted.Comment = "formatted files: the default already reaches the knee"
+	}
+	return append(append([]Apply{conv}, small...), formatted)
 }
 
 // memoryNote warns that every open unit holds its own buffer.
@@ -145,98 +258,136 @@ func memoryNote(n int64) string {
 	if n < bigBuffer {
 		return ""
 	}
-	return fmt.Sprintf(". Each open unit allocates its own %s buffer: 100 open units take %s", knee.FormatSize(n), knee.FormatSize(100*n))
+	return fmt.Sprintf(" Each open unit allocates its own %s buffer: 100 open units take %s.", knee.FormatSize(n), knee.FormatSize(100*n))
 }
 
-func intelFortran(b int64) []Apply {
-	rt, bs := RuntimeIntel, roundUp(b, intelBlockMultiple)
+func memoryComment(n int64) string {
+	if n < bigBuffer {
+		return ""
+	}
+	return fmt.Sprintf("; %s per open unit", knee.FormatSize(n))
+}
+
+// intelFortran: buffered output in blocks of FORT_BLOCKSIZE. Intel's
+// documentation sizes a unit's buffer as BLOCKSIZE x BUFFERCOUNT only
+// when both are given, else 8 KiB, so both are set.
+func (a applier) intelFortran() []Apply {
+	rt, prov := RuntimeIntel, a.provenance(RuntimeIntel, false)
+	bs := max(roundUp(a.b, intelBlockMultiple), fortBlockDefault)
+	block := Apply{Runtime: rt, Setting: "FORT_BLOCKSIZE", Value: bytesValue(bs),
+		Note:    "The physical transfer size, bytes, a multiple of 512 (the runtime rounds up to one); the default is 128 KiB." + memoryNote(bs) + " " + prov,
+		Comment: "the transfer size" + memoryComment(bs)}
+	if bs == fortBlockDefault {
+		block.Comment = "the default already reaches the knee"
+	}
 	return []Apply{
-		{Runtime: rt, Setting: "FORT_BUFFERED", Value: "true", Note: "buffer unformatted output; unbuffered, each WRITE statement goes to the file system by itself"},
-		{Runtime: rt, Setting: "FORT_BLOCKSIZE", Value: bytesValue(bs), Note: "the buffer block, bytes, a multiple of 512 (the runtime rounds up to one)" + memoryNote(bs)},
-		{Runtime: rt, Setting: "FORT_BUFFERCOUNT", Value: "1", Note: "blocks per unit: a unit buffers FORT_BLOCKSIZE x FORT_BUFFERCOUNT bytes before it writes; 1 keeps each write at the block size"},
+		{Runtime: rt, Setting: "FORT_BUFFERED", Value: "true", Comment: "buffer output",
+			Note: "Buffer output: without it each WRITE statement goes to the file system by itself, whatever its size. " + prov},
+		block,
+		{Runtime: rt, Setting: "FORT_BUFFERCOUNT", Value: "1", Comment: "with FORT_BLOCKSIZE: the buffer is their product",
+			Note: "Set it with FORT_BLOCKSIZE: a unit's buffer is FORT_BLOCKSIZE x FORT_BUFFERCOUNT bytes only when both are given, else 8 KiB. " + prov},
 	}
 }
 
-func stdio(b int64, measured bool) Apply {
-	return Apply{Runtime: RuntimeStdio, Setting: "setvbuf", Value: fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d);", b), Measured: measured,
-		Note: "after fopen, before the first I/O on f; glibc's default buffer is st_blksize, at most 8192 bytes (BUFSIZ). glibc fills the buffer before each write(2), and an fwrite larger than the free space goes out in whole buffers"}
+func (a applier) stdio() Apply {
+	rt := RuntimeStdio
+	m := a.measured(rt)
+	v := max(a.b, stdioDefault)
+	return Apply{Runtime: rt, Setting: "setvbuf", Value: fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d);", v), Measured: m,
+		Note:    "After fopen, before the first I/O on f. glibc's default buffer is st_blksize, at most 8192 bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call." + memoryNote(v) + " " + a.provenance(rt, m),
+		Comment: "in C, after fopen" + memoryComment(v)}
 }
 
 // romio gives a hints file and the Cray variant. A buffer whose default
-// is already at or above the buffer size is kept.
-func romio(b, unit int64, striped bool) []Apply {
-	cb := roundUp(max(b, romioCBDefault), unit)
-	ind := roundUp(max(b, romioIndWrDefault), unit)
+// is already at or above the value is kept. striping_unit only on Lustre:
+// ROMIO's GPFS driver cannot change the block size.
+func (a applier) romio(unit int64) []Apply {
+	cb := roundUp(max(a.b, romioCBDefault), unit)
+	ind := roundUp(max(a.b, romioIndWrDefault), unit)
 	keys := [][2]string{{"cb_buffer_size", bytesValue(cb)}, {"ind_wr_buffer_size", bytesValue(ind)}}
-	if striped {
-		keys = append([][2]string{{"striping_unit", bytesValue(unit)}}, keys...)
+	striping := ""
+	if a.onLustre() {
+		keys = append([][2]string{{"striping_unit", bytesValue(a.stripe)}}, keys...)
+		striping = " striping_unit is the stripe size of the files ROMIO creates, as lfs setstripe -S below."
 	}
 	var file, cray []string
 	for _, kv := range keys {
 		file = append(file, kv[0]+" "+kv[1])
 		cray = append(cray, kv[0]+"="+kv[1])
 	}
+	prov := a.provenance(RuntimeROMIO, false)
 	return []Apply{
-		{Runtime: RuntimeROMIO, Setting: "ROMIO_HINTS", Value: strings.Join(file, "\n"),
-			Note: "write these lines to a file and export ROMIO_HINTS=<that file> (MPICH, Intel MPI, Open MPI's romio). cb_buffer_size is each aggregator's collective buffer (default 16 MiB), ind_wr_buffer_size the buffer of independent noncontiguous writes (default 512 KiB); a default already at or above the knee is kept" + stripingNote(striped)},
-		{Runtime: RuntimeROMIO, Setting: "MPICH_MPIIO_HINTS", Value: "*:" + strings.Join(cray, ":"),
-			Note: "HPE Cray MPICH: the same hints for every file (*)"},
+		{Runtime: RuntimeROMIO, Setting: "ROMIO_HINTS", Value: strings.Join(file, "\n"), Comment: "a hints file, one key and value a line",
+			Note: "Write these lines to a file and export ROMIO_HINTS=<that file> (MPICH, Intel MPI, Open MPI's romio component). cb_buffer_size is each aggregator's collective buffer (default 16 MiB), ind_wr_buffer_size the buffer of independent noncontiguous writes (default 512 KiB); a default already at or above the knee is kept." + striping + " " + prov},
+		{Runtime: RuntimeROMIO, Setting: "MPICH_MPIIO_HINTS", Value: "*:" + strings.Join(cray, ":"), Comment: "HPE Cray MPICH: the same hints",
+			Note: "HPE Cray MPICH: the same hints for every file (*). " + prov},
 	}
 }
 
-func stripingNote(striped bool) string {
-	if !striped {
-		return ""
-	}
-	return "; striping_unit applies to files ROMIO creates"
-}
-
-func ompio(b, unit int64) Apply {
-	v := roundUp(max(b, ompioBytesPerAgg), unit)
-	note := "each aggregator's collective buffer in Open MPI's ompio (default 32 MiB)"
+func (a applier) ompio(unit int64) Apply {
+	v := roundUp(max(a.b, ompioBytesPerAgg), unit)
+	note, comment := "Each aggregator's collective buffer in Open MPI's ompio (default 32 MiB)", "each aggregator's buffer"
 	if v == ompioBytesPerAgg {
 		note += ": the default already reaches the knee, no change is needed"
+		comment = "the default already reaches the knee"
 	}
-	return Apply{Runtime: RuntimeOMPIO, Setting: "OMPI_MCA_io_ompio_bytes_per_agg", Value: bytesValue(v), Note: note}
+	return Apply{Runtime: RuntimeOMPIO, Setting: "OMPI_MCA_io_ompio_bytes_per_agg", Value: bytesValue(v), Comment: comment,
+		Note: note + ". " + a.provenance(RuntimeOMPIO, false)}
 }
 
-func hdf5(unit int64) Apply {
+func (a applier) hdf5(unit int64) Apply {
 	return Apply{Runtime: RuntimeHDF5, Setting: "H5Pset_alignment", Value: fmt.Sprintf("H5Pset_alignment(fapl, %d, %d);", unit, unit),
-		Note: "on the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed"}
+		Comment: "on the file access property list, before H5Fcreate",
+		Note:    "On the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed. " + a.provenance(RuntimeHDF5, false)}
 }
 
-func pnetcdf(unit int64) Apply {
+func (a applier) pnetcdf(unit int64) Apply {
 	return Apply{Runtime: RuntimePnetCDF, Setting: "PNETCDF_HINTS", Value: fmt.Sprintf("nc_var_align_size=%d", unit),
-		Note: "aligns the start of the variables' data to that boundary; or pass it as an MPI_Info hint"}
+		Comment: "aligns the variables' data",
+		Note:    "Aligns the start of the variables' data to that boundary; or pass it as an MPI_Info hint. " + a.provenance(RuntimePnetCDF, false)}
 }
 
 // lustre: the stripe size for new files, a multiple of 64 KiB.
-func lustre(f ApplyFacts, b int64) []Apply {
-	if !isFS(f.FS, "lustre") {
+func (a applier) lustre() []Apply {
+	if !a.onLustre() {
 		return nil
 	}
-	s := roundUp(b, lustreStripeMultiple)
-	note := fmt.Sprintf("stripe size of new files in the directory: lfs setstripe -S %d <dir> (a multiple of 64 KiB); existing files keep theirs", s)
-	if f.StripeSize > 0 {
-		note += fmt.Sprintf("; the stripe size now is %s", knee.FormatSize(f.StripeSize))
-		if f.StripeSize >= s && f.StripeSize%lustreStripeMultiple == 0 {
-			note += ", already at or above it: no change is needed"
-		}
+	note := fmt.Sprintf("The stripe size of new files in the directory: lfs setstripe -S %d <dir>, a multiple of 64 KiB; existing files keep theirs. ", a.stripe)
+	comment := "new files in <dir>"
+	switch {
+	case a.f.StripeSize == 0:
+		note += "The stripe size now is unknown (lfs getstripe -d <dir> shows it): if it is already this or larger, keep it. "
+		comment = "unless lfs getstripe -d <dir> shows this or more already"
+	case a.f.StripeSize == a.stripe && a.stripe > roundUp(a.b, lustreStripeMultiple):
+		note += fmt.Sprintf("The stripe size now is %s, already above the buffer: no change is needed. ", knee.FormatSize(a.f.StripeSize))
+		comment = "the stripe size now: no change is needed"
+	case a.f.StripeSize == a.stripe:
+		note += fmt.Sprintf("The stripe size now is %s, already this: no change is needed. ", knee.FormatSize(a.f.StripeSize))
+		comment = "the stripe size now: no change is needed"
+	default:
+		note += fmt.Sprintf("The stripe size now is %s (lfs getstripe). ", knee.FormatSize(a.f.StripeSize))
 	}
-	return []Apply{{Runtime: RuntimeLustre, Setting: "lfs setstripe -S", Value: bytesValue(s), Note: note}}
+	return []Apply{{Runtime: RuntimeLustre, Setting: "lfs setstripe -S", Value: bytesValue(a.stripe), Comment: comment,
+		Note: note + a.provenance(RuntimeLustre, false)}}
 }
 
 // gpfs: the block size is fixed when the file system is made, so the
 // advice is to write whole blocks.
-func gpfs(fs fsinfo.Info, k int64) []Apply {
-	if !isFS(fs, "gpfs") || fs.BlockSize <= 0 {
+func (a applier) gpfs() []Apply {
+	if !a.onGPFS() {
 		return nil
 	}
-	note := fmt.Sprintf("fixed when the file system was made (mmcrfs -B), not per file: keep writes and buffers whole, aligned blocks; the knee is %s", knee.FormatSize(k))
-	return []Apply{{Runtime: RuntimeGPFS, Setting: "block size", Value: bytesValue(fs.BlockSize), Note: note}}
+	bs := a.f.FS.BlockSize
+	note := fmt.Sprintf("The file system's block size (statfs f_bsize), fixed when it was made (mmcrfs -B), not per file: keep writes and buffers whole, aligned blocks; the knee is %s", knee.FormatSize(a.k))
+	if a.k < bs {
+		note += ", below the block size, so buffers of whole blocks cost memory without a measured gain"
+	}
+	return []Apply{{Runtime: RuntimeGPFS, Setting: "block size", Value: bytesValue(bs), Comment: "write whole, aligned blocks",
+		Note: note + ". A fact of the file system, not a setting: nothing to measure."}}
 }
 
-// UnknownRuntimeError: a runtime name HowToApply does not know.
+// UnknownRuntimeError: a runtime name HowToApply does not know. It names
+// no flag: the caller knows where the name came from.
 type UnknownRuntimeError struct {
 	Name  string
 	Valid []string
@@ -246,8 +397,29 @@ func (e *UnknownRuntimeError) Error() string {
 	return fmt.Sprintf("unknown runtime %q (valid: %s)", e.Name, strings.Join(e.Valid, ", "))
 }
 
-// FilterApply keeps the settings of the runtimes named (for --for;
-// aliases such as gfortran or ifort are accepted). No names keep all.
+// ParseRuntimes reads a comma-separated list of runtimes into their
+// canonical names (ApplyRuntimes), in the order given, each once. Empty
+// items are skipped; an unknown name is an *UnknownRuntimeError.
+func ParseRuntimes(list string) ([]string, error) {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if strings.TrimSpace(n) == "" {
+			continue
+		}
+		rt, err := canonicalRuntime(n)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, rt) {
+			out = append(out, rt)
+		}
+	}
+	return out, nil
+}
+
+// FilterApply keeps the settings of the runtimes named (aliases such as
+// gfortran or ifort are accepted), in HowToApply's order. No names keep
+// all.
 func FilterApply(as []Apply, names []string) ([]Apply, error) {
 	if len(names) == 0 {
 		return as, nil
@@ -275,7 +447,7 @@ func canonicalRuntime(name string) (string, error) {
 		n = alias
 	}
 	if !slices.Contains(ApplyRuntimes(), n) {
-		return "", &UnknownRuntimeError{Name: name, Valid: ApplyRuntimes()}
+		return "", &UnknownRuntimeError{Name: strings.TrimSpace(name), Valid: ApplyRuntimes()}
 	}
 	return n, nil
 }

@@ -11,102 +11,170 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 )
 
-// TestHowToApplyExt4 is the whole block for a 1 MiB knee on ext4, with
-// libgfortran measured through the runtime.
-func TestHowToApplyExt4(t *testing.T) {
-	got := advice.HowToApply(advice.ApplyFacts{Knee: mib, Buffer: mib, FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}, Measured: []string{"libgfortran"}})
-	want := []advice.Apply{
-		{Runtime: "libgfortran", Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: "1048576", Measured: true,
-			Note: "plain decimal bytes (libgfortran ignores a value with a suffix such as 1M); with -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is exactly this size; a native array write larger than half the buffer bypasses it"},
-		{Runtime: "libgfortran", Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: "2097152",
-			Note: "for many records smaller than the knee: libgfortran writes its buffer out when the next record does not fit, in calls between half the buffer and all of it, so twice the knee (1 MiB) keeps every call at or above it"},
-		{Runtime: "libgfortran", Setting: "GFORTRAN_FORMATTED_BUFFER_SIZE", Value: "1048576",
-			Note: "formatted (text) files; default 8192 bytes. Converting numbers to text often costs more than small writes do, so expect a smaller gain"},
-		{Runtime: "intel-fortran", Setting: "FORT_BUFFERED", Value: "true", Note: "buffer unformatted output; unbuffered, each WRITE statement goes to the file system by itself"},
-		{Runtime: "intel-fortran", Setting: "FORT_BLOCKSIZE", Value: "1048576", Note: "the buffer block, bytes, a multiple of 512 (the runtime rounds up to one)"},
-		{Runtime: "intel-fortran", Setting: "FORT_BUFFERCOUNT", Value: "1", Note: "blocks per unit: a unit buffers FORT_BLOCKSIZE x FORT_BUFFERCOUNT bytes before it writes; 1 keeps each write at the block size"},
-		{Runtime: "stdio", Setting: "setvbuf", Value: "setvbuf(f, NULL, _IOFBF, 1048576);",
-			Note: "after fopen, before the first I/O on f; glibc's default buffer is st_blksize, at most 8192 bytes (BUFSIZ). glibc fills the buffer before each write(2), and an fwrite larger than the free space goes out in whole buffers"},
-		{Runtime: "romio", Setting: "ROMIO_HINTS", Value: "cb_buffer_size 16777216\nind_wr_buffer_size 1048576",
-			Note: "write these lines to a file and export ROMIO_HINTS=<that file> (MPICH, Intel MPI, Open MPI's romio). cb_buffer_size is each aggregator's collective buffer (default 16 MiB), ind_wr_buffer_size the buffer of independent noncontiguous writes (default 512 KiB); a default already at or above the knee is kept"},
-		{Runtime: "romio", Setting: "MPICH_MPIIO_HINTS", Value: "*:cb_buffer_size=16777216:ind_wr_buffer_size=1048576", Note: "HPE Cray MPICH: the same hints for every file (*)"},
-		{Runtime: "ompio", Setting: "OMPI_MCA_io_ompio_bytes_per_agg", Value: "33554432",
-			Note: "each aggregator's collective buffer in Open MPI's ompio (default 32 MiB): the default already reaches the knee, no change is needed"},
-		{Runtime: "hdf5", Setting: "H5Pset_alignment", Value: "H5Pset_alignment(fapl, 1048576, 1048576);",
-			Note: "on the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed"},
-		{Runtime: "pnetcdf", Setting: "PNETCDF_HINTS", Value: "nc_var_align_size=1048576", Note: "aligns the start of the variables' data to that boundary; or pass it as an MPI_Info hint"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("HowToApply (-want +got):\n%s", diff)
-	}
+// row is an Apply without its words: what the tables compare.
+type row struct {
+	Runtime, Setting, Value string
+	Measured                bool
 }
 
-// pick is the value of one runtime's setting; "" when absent. With two
-// rows of one setting it is the first.
-func pick(as []advice.Apply, rt, setting string) (advice.Apply, bool) {
+func rows(as []advice.Apply) []row {
+	var out []row
 	for _, a := range as {
-		if a.Runtime == rt && a.Setting == setting {
-			return a, true
-		}
+		out = append(out, row{a.Runtime, a.Setting, a.Value, a.Measured})
 	}
-	return advice.Apply{}, false
+	return out
 }
 
-// TestHowToApplyValues: values derived from the knee and the file
-// system's facts, one case per rule.
-func TestHowToApplyValues(t *testing.T) {
-	lustre := fsinfo.Info{Type: "lustre", BlockSize: 4096}
+// common are the rows every file system gets for a buffer whose
+// ROMIO, OMPIO, HDF5 and PnetCDF values are given.
+func common(intel, stdio, hints, cray, ompio, align string) []row {
+	return []row{
+		{"intel-fortran", "FORT_BUFFERED", "true", false},
+		{"intel-fortran", "FORT_BLOCKSIZE", intel, false},
+		{"intel-fortran", "FORT_BUFFERCOUNT", "1", false},
+		{"stdio", "setvbuf", "setvbuf(f, NULL, _IOFBF, " + stdio + ");", false},
+		{"romio", "ROMIO_HINTS", hints, false},
+		{"romio", "MPICH_MPIIO_HINTS", cray, false},
+		{"ompio", "OMPI_MCA_io_ompio_bytes_per_agg", ompio, false},
+		{"hdf5", "H5Pset_alignment", "H5Pset_alignment(fapl, " + align + ", " + align + ");", false},
+		{"pnetcdf", "PNETCDF_HINTS", "nc_var_align_size=" + align, false},
+	}
+}
+
+func gfortranRows(unformatted, small, formatted string) []row {
+	out := []row{{"libgfortran", "GFORTRAN_UNFORMATTED_BUFFER_SIZE", unformatted, false}}
+	if small != "" {
+		out = append(out, row{"libgfortran", "GFORTRAN_UNFORMATTED_BUFFER_SIZE", small, false})
+	}
+	return append(out, row{"libgfortran", "GFORTRAN_FORMATTED_BUFFER_SIZE", formatted, false})
+}
+
+func concat(parts ...[]row) []row {
+	var out []row
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// TestHowToApplyRows: every row's value, per file system, from the knee
+// and the file system's facts.
+func TestHowToApplyRows(t *testing.T) {
+	ext4 := fsinfo.Info{Type: "ext4", BlockSize: 4096}
+	tmpfs := fsinfo.Info{Type: "tmpfs", BlockSize: 4096}
 	gpfs := fsinfo.Info{Type: "gpfs", BlockSize: 16 * mib}
+	lustre := fsinfo.Info{Type: "lustre", BlockSize: 4096}
 	tests := []struct {
-		name    string
-		facts   advice.ApplyFacts
-		rt      string
-		setting string
-		want    string // value; "-" when the setting must be absent
+		name  string
+		facts advice.ApplyFacts
+		want  []row
 	}{
-		{"Intel rounds to 512", advice.ApplyFacts{Knee: 1000}, "intel-fortran", "FORT_BLOCKSIZE", "1024"},
-		{"Lustre stripe a multiple of 64 KiB", advice.ApplyFacts{Knee: 100 * kib, FS: lustre}, "lustre", "lfs setstripe -S", "131072"},
-		{"Lustre stripe aligns HDF5", advice.ApplyFacts{Knee: 100 * kib, FS: lustre}, "hdf5", "H5Pset_alignment", "H5Pset_alignment(fapl, 131072, 131072);"},
-		{"Lustre stripe known and larger", advice.ApplyFacts{Knee: mib, FS: lustre, StripeSize: 4 * mib}, "pnetcdf", "PNETCDF_HINTS", "nc_var_align_size=4194304"},
-		{"ROMIO striping unit on Lustre", advice.ApplyFacts{Knee: mib, FS: lustre, StripeSize: 4 * mib}, "romio", "MPICH_MPIIO_HINTS", "*:striping_unit=4194304:cb_buffer_size=16777216:ind_wr_buffer_size=4194304"},
-		{"GPFS block aligns", advice.ApplyFacts{Knee: mib, FS: gpfs}, "hdf5", "H5Pset_alignment", "H5Pset_alignment(fapl, 16777216, 16777216);"},
-		{"GPFS block size", advice.ApplyFacts{Knee: mib, FS: gpfs}, "gpfs", "block size", "16777216"},
-		{"no Lustre row elsewhere", advice.ApplyFacts{Knee: mib, FS: gpfs}, "lustre", "lfs setstripe -S", "-"},
-		{"no GPFS row elsewhere", advice.ApplyFacts{Knee: mib, FS: lustre}, "gpfs", "block size", "-"},
-		{"big knee raises ompio", advice.ApplyFacts{Knee: 64 * mib}, "ompio", "OMPI_MCA_io_ompio_bytes_per_agg", "67108864"},
-		{"buffer from the knee when none given", advice.ApplyFacts{Knee: 256 * kib}, "stdio", "setvbuf", "setvbuf(f, NULL, _IOFBF, 262144);"},
+		{"ext4, 1 MiB knee", advice.ApplyFacts{Knee: mib, FS: ext4, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("1048576", "2097152", "1048576"),
+				common("1048576", "1048576", "cb_buffer_size 16777216\nind_wr_buffer_size 1048576",
+					"*:cb_buffer_size=16777216:ind_wr_buffer_size=1048576", "33554432", "1048576"))},
+		{"ext4, 32 KiB knee: no default lowered", advice.ApplyFacts{Knee: 32 * kib, FS: ext4, DefaultVerdict: advice.VerdictEnough},
+			concat(gfortranRows("131072", "", "32768"),
+				common("131072", "32768", "cb_buffer_size 16777216\nind_wr_buffer_size 524288",
+					"*:cb_buffer_size=16777216:ind_wr_buffer_size=524288", "33554432", "32768"))},
+		{"tmpfs, 256 KiB knee", advice.ApplyFacts{Knee: 256 * kib, FS: tmpfs, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("262144", "524288", "262144"),
+				common("262144", "262144", "cb_buffer_size 16777216\nind_wr_buffer_size 524288",
+					"*:cb_buffer_size=16777216:ind_wr_buffer_size=524288", "33554432", "262144"))},
+		{"gpfs, 1 MiB knee on 16 MiB blocks", advice.ApplyFacts{Knee: mib, FS: gpfs, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("1048576", "2097152", "1048576"),
+				common("1048576", "1048576", "cb_buffer_size 16777216\nind_wr_buffer_size 16777216",
+					"*:cb_buffer_size=16777216:ind_wr_buffer_size=16777216", "33554432", "16777216"),
+				[]row{{"gpfs", "block size", "16777216", false}})},
+		{"lustre, stripe unknown: at least Lustre's 1 MiB default", advice.ApplyFacts{Knee: 256 * kib, FS: lustre, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("262144", "524288", "262144"),
+				common("262144", "262144", "striping_unit 1048576\ncb_buffer_size 16777216\nind_wr_buffer_size 1048576",
+					"*:striping_unit=1048576:cb_buffer_size=16777216:ind_wr_buffer_size=1048576", "33554432", "1048576"),
+				[]row{{"lustre", "lfs setstripe -S", "1048576", false}})},
+		{"lustre, 1 MiB stripe below a 4 MiB knee", advice.ApplyFacts{Knee: 4 * mib, FS: lustre, StripeSize: mib, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("4194304", "8388608", "4194304"),
+				common("4194304", "4194304", "striping_unit 4194304\ncb_buffer_size 16777216\nind_wr_buffer_size 4194304",
+					"*:striping_unit=4194304:cb_buffer_size=16777216:ind_wr_buffer_size=4194304", "33554432", "4194304"),
+				[]row{{"lustre", "lfs setstripe -S", "4194304", false}})},
+		{"lustre, 4 MiB stripe above a 1 MiB knee: kept", advice.ApplyFacts{Knee: mib, FS: lustre, StripeSize: 4 * mib, DefaultVerdict: advice.VerdictExport},
+			concat(gfortranRows("1048576", "2097152", "1048576"),
+				common("1048576", "1048576", "striping_unit 4194304\ncb_buffer_size 16777216\nind_wr_buffer_size 4194304",
+					"*:striping_unit=4194304:cb_buffer_size=16777216:ind_wr_buffer_size=4194304", "33554432", "4194304"),
+				[]row{{"lustre", "lfs setstripe -S", "4194304", false}})},
+		{"lustre, 100 KiB buffer rounds to 128 KiB stripes", advice.ApplyFacts{Knee: 100 * kib, FS: lustre, StripeSize: 64 * kib},
+			concat(gfortranRows("131072", "204800", "102400"),
+				common("131072", "102400", "striping_unit 131072\ncb_buffer_size 16777216\nind_wr_buffer_size 524288",
+					"*:striping_unit=131072:cb_buffer_size=16777216:ind_wr_buffer_size=524288", "33554432", "131072"),
+				[]row{{"lustre", "lfs setstripe -S", "131072", false}})},
+		{"Intel rounds to 512, a big knee raises ompio", advice.ApplyFacts{Knee: 64*mib + 1000, FS: ext4},
+			concat(gfortranRows("67109864", "134219728", "67109864"),
+				common("67109888", "67109864", "cb_buffer_size 67109864\nind_wr_buffer_size 67109864",
+					"*:cb_buffer_size=67109864:ind_wr_buffer_size=67109864", "67109864", "67109864"))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, ok := pick(advice.HowToApply(tt.facts), tt.rt, tt.setting)
-			switch {
-			case tt.want == "-" && ok:
-				t.Errorf("%s %s present: %+v", tt.rt, tt.setting, a)
-			case tt.want != "-" && a.Value != tt.want:
-				t.Errorf("%s %s = %q, want %q", tt.rt, tt.setting, a.Value, tt.want)
+			if diff := cmp.Diff(tt.want, rows(advice.HowToApply(tt.facts))); diff != "" {
+				t.Errorf("HowToApply rows (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHowToApplyMeasured: only a runtime measured through itself says
+// measured, at its recommended buffer; every other note says what was
+// inferred and how to check it.
+func TestHowToApplyMeasured(t *testing.T) {
+	as := advice.HowToApply(advice.ApplyFacts{Knee: mib, FS: fsinfo.Info{Type: "ext4"}, Measured: []string{"libgfortran"}, DefaultVerdict: advice.VerdictExport})
+	var measured []row
+	for _, a := range as {
+		if a.Measured {
+			measured = append(measured, row{a.Runtime, a.Setting, a.Value, true})
+			if !strings.Contains(a.Note, "Measured through libgfortran itself") {
+				t.Errorf("measured note = %q", a.Note)
+			}
+			continue
+		}
+		if !strings.Contains(a.Note, "Not measured through") {
+			t.Errorf("%s %s: note does not say it was not measured: %q", a.Runtime, a.Setting, a.Note)
+		}
+	}
+	if diff := cmp.Diff([]row{{"libgfortran", "GFORTRAN_UNFORMATTED_BUFFER_SIZE", "1048576", true}}, measured); diff != "" {
+		t.Errorf("measured rows (-want +got):\n%s", diff)
+	}
+	for _, a := range advice.HowToApply(advice.ApplyFacts{Knee: mib, DefaultVerdict: advice.VerdictExport}) {
+		switch a.Runtime {
+		case "libgfortran":
+			for _, w := range []string{"write(2) calls of 128 KiB", "significantly slower", "check it with `iobench runtime gfortran`"} {
+				if !strings.Contains(a.Note, w) {
+					t.Errorf("%s note lacks %q: %q", a.Setting, w, a.Note)
+				}
+			}
+		case "stdio":
+			if !strings.Contains(a.Note, "check it with `iobench runtime stdio`") {
+				t.Errorf("stdio note = %q", a.Note)
+			}
+		}
 	}
 }
 
 func TestHowToApplyNotes(t *testing.T) {
 	// A buffer at least twice the knee needs no second libgfortran row.
 	as := advice.HowToApply(advice.ApplyFacts{Knee: 64 * kib, Buffer: 16 * mib})
-	if n := strings.Count(fmtSettings(as), "GFORTRAN_UNFORMATTED_BUFFER_SIZE"); n != 1 {
-		t.Errorf("%d GFORTRAN_UNFORMATTED_BUFFER_SIZE rows, want 1", n)
-	}
-	first, _ := pick(as, "libgfortran", "GFORTRAN_UNFORMATTED_BUFFER_SIZE")
-	if !strings.Contains(first.Note, "100 open units take 1600 MiB") || !strings.Contains(first.Note, "also enough for small records") {
-		t.Errorf("note lacks the memory or small-record words: %q", first.Note)
-	}
-	// Only libgfortran and stdio can be measured through the runtime.
-	for _, a := range advice.HowToApply(advice.ApplyFacts{Knee: mib, Measured: []string{"stdio"}}) {
-		if a.Measured != (a.Runtime == "stdio") {
-			t.Errorf("%s %s: measured = %v", a.Runtime, a.Setting, a.Measured)
+	var unf []advice.Apply
+	for _, a := range as {
+		if a.Setting == "GFORTRAN_UNFORMATTED_BUFFER_SIZE" {
+			unf = append(unf, a)
 		}
 	}
+	if len(unf) != 1 {
+		t.Fatalf("%d GFORTRAN_UNFORMATTED_BUFFER_SIZE rows, want 1", len(unf))
+	}
+	if !strings.Contains(unf[0].Note, "100 open units take 1600 MiB") || !strings.Contains(unf[0].Note, "Also enough for small records") ||
+		!strings.Contains(unf[0].Comment, "16 MiB per open unit") {
+		t.Errorf("note lacks the memory or small-record words: %q (%q)", unf[0].Note, unf[0].Comment)
+	}
 	lustre := advice.HowToApply(advice.ApplyFacts{Knee: mib, FS: fsinfo.Info{Type: "lustre"}, StripeSize: 4 * mib})
-	if a, _ := pick(lustre, "lustre", "lfs setstripe -S"); !strings.Contains(a.Note, "the stripe size now is 4 MiB, already at or above it") {
+	if a := lustre[len(lustre)-1]; !strings.Contains(a.Note, "The stripe size now is 4 MiB, already above the buffer: no change is needed") {
 		t.Errorf("Lustre note = %q", a.Note)
 	}
 	if as := advice.HowToApply(advice.ApplyFacts{}); as != nil {
@@ -114,29 +182,26 @@ func TestHowToApplyNotes(t *testing.T) {
 	}
 }
 
-func fmtSettings(as []advice.Apply) string {
-	var b strings.Builder
-	for _, a := range as {
-		b.WriteString(a.Setting + "\n")
-	}
-	return b.String()
-}
-
 func TestFilterApply(t *testing.T) {
 	all := advice.HowToApply(advice.ApplyFacts{Knee: mib, FS: fsinfo.Info{Type: "lustre"}})
 	tests := []struct {
-		names []string
-		want  []string // runtimes kept, in order
+		list string
+		want []string // runtimes kept, in order
 	}{
-		{nil, []string{"libgfortran", "intel-fortran", "stdio", "romio", "ompio", "hdf5", "pnetcdf", "lustre"}},
-		{[]string{"hdf5", "gfortran"}, []string{"libgfortran", "hdf5"}},
-		{[]string{" IFORT "}, []string{"intel-fortran"}},
-		{[]string{"gpfs"}, nil}, // valid, but not this file system
+		{"", []string{"libgfortran", "intel-fortran", "stdio", "romio", "ompio", "hdf5", "pnetcdf", "lustre"}},
+		{"hdf5,gfortran", []string{"libgfortran", "hdf5"}},
+		{" IFORT ,", []string{"intel-fortran"}},
+		{"lustre,lustre,mpich", []string{"romio", "lustre"}},
+		{"gpfs", nil}, // valid, but not this file system
 	}
 	for _, tt := range tests {
-		got, err := advice.FilterApply(all, tt.names)
+		names, err := advice.ParseRuntimes(tt.list)
 		if err != nil {
-			t.Fatalf("FilterApply(%q): %v", tt.names, err)
+			t.Fatalf("ParseRuntimes(%q): %v", tt.list, err)
+		}
+		got, err := advice.FilterApply(all, names)
+		if err != nil {
+			t.Fatalf("FilterApply(%q): %v", names, err)
 		}
 		var rts []string
 		for _, a := range got {
@@ -145,13 +210,18 @@ func TestFilterApply(t *testing.T) {
 			}
 		}
 		if diff := cmp.Diff(tt.want, rts); diff != "" {
-			t.Errorf("FilterApply(%q) runtimes (-want +got):\n%s", tt.names, diff)
+			t.Errorf("FilterApply(%q) runtimes (-want +got):\n%s", tt.list, diff)
 		}
 	}
-	_, err := advice.FilterApply(all, []string{"hdf5", "netcdf"})
-	var ue *advice.UnknownRuntimeError
-	if !errors.As(err, &ue) || ue.Name != "netcdf" ||
-		err.Error() != `unknown runtime "netcdf" (valid: libgfortran, intel-fortran, stdio, romio, ompio, hdf5, pnetcdf, lustre, gpfs)` {
-		t.Errorf("FilterApply(netcdf) error = %v", err)
+	for _, bad := range []string{"hdf5, netcdf", "netcdf"} {
+		_, err := advice.ParseRuntimes(bad)
+		var ue *advice.UnknownRuntimeError
+		if !errors.As(err, &ue) || ue.Name != "netcdf" ||
+			err.Error() != `unknown runtime "netcdf" (valid: libgfortran, intel-fortran, stdio, romio, ompio, hdf5, pnetcdf, lustre, gpfs)` {
+			t.Errorf("ParseRuntimes(%q) error = %v", bad, err)
+		}
+	}
+	if _, err := advice.FilterApply(all, []string{"netcdf"}); err == nil {
+		t.Error("FilterApply(netcdf): no error")
 	}
 }
