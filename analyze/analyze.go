@@ -58,8 +58,21 @@ type Input struct {
 func (in *Input) Result() *iobench.Result {
 	rep := in.Report
 	res := &iobench.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete}
+	for _, v := range rep.Config.Variants {
+		res.Variants = append(res.Variants, v.Name)
+	}
 	for _, r := range rep.Results {
 		res.Samples = append(res.Samples, r.Samples...)
+		if r.Variant != "" && r.Mode == iobench.ModeWrite && r.ConvertMiBPerSec != 0 {
+			if res.VariantConvertMiBPerSec == nil {
+				res.VariantConvertMiBPerSec = map[string]map[int64]float64{}
+			}
+			if res.VariantConvertMiBPerSec[r.Variant] == nil {
+				res.VariantConvertMiBPerSec[r.Variant] = map[int64]float64{}
+			}
+			res.VariantConvertMiBPerSec[r.Variant][r.WriteSize] = r.ConvertMiBPerSec
+			continue
+		}
 		if r.Mode == iobench.ModeWrite && r.ConvertMiBPerSec != 0 {
 			if res.ConvertMiBPerSec == nil {
 				res.ConvertMiBPerSec = map[int64]float64{}
@@ -228,8 +241,8 @@ func clip(s string) string {
 // summarize turns samples into rows and checks that every figure can be
 // reported; the per-sample bound makes the check a formality, kept so that
 // a gap in it shows up as an error rather than as a JSON encoding failure.
-func summarize(name string, samples []iobench.Sample) ([]iobench.SizeResult, error) {
-	rows := iobench.Summarize(&iobench.Result{Samples: samples})
+func summarize(name string, samples []iobench.Sample, variants []string) ([]iobench.SizeResult, error) {
+	rows := iobench.Summarize(&iobench.Result{Samples: samples, Variants: variants})
 	for _, r := range rows {
 		for _, v := range []float64{r.MiBPerSec, r.MinMiBPerSec, r.MaxMiBPerSec, r.CV} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -40,9 +40,12 @@ type csvParser struct {
 	cols    map[string]int
 	samples []iobench.Sample
 	meta    map[string]string // first row's metaColumns
-	metaRow int               // line of the first row
-	notes   []string
-	noted   map[string]bool
+	// variants are the variants of an interleaved sweep's rows (the
+	// variant column), in the order they first appear
+	variants []report.ConfigVariant
+	metaRow  int // line of the first row
+	notes    []string
+	noted    map[string]bool
 }
 
 func parseCSV(name string, data []byte) (*Input, error) {
@@ -196,6 +199,7 @@ func (p *csvParser) run(rec []string) (iobench.Sample, error) {
 		return s, err
 	}
 	s.WriteSize, s.Round, s.Seq = size, int(min(round, math.MaxInt32)), int(min(seq, math.MaxInt32))
+	s.Variant = p.field(rec, "variant").text
 	return s, nil
 }
 
@@ -294,6 +298,7 @@ func (p *csvParser) note(n string) {
 // a later row that differs gets a note.
 func (p *csvParser) rowMeta(rec []string) error {
 	if p.meta == nil {
+		p.addVariant(rec, p.field(rec, "variant").text)
 		p.metaRow, _ = p.cr.FieldPos(0)
 		p.meta = map[string]string{}
 		for _, col := range metaColumns {
@@ -301,7 +306,12 @@ func (p *csvParser) rowMeta(rec []string) error {
 		}
 		return p.checkMeta(rec)
 	}
+	variant := p.field(rec, "variant").text
+	p.addVariant(rec, variant)
 	for _, col := range metaColumns {
+		if variant != "" && (col == "element_type" || col == "convert") {
+			continue // the variant's own, as addVariant keeps them
+		}
 		if p.field(rec, col).text != p.meta[col] {
 			p.note(fmt.Sprintf("column %s differs between rows; the report keeps the first row's %q", col, clip(p.meta[col])))
 		}
@@ -335,6 +345,19 @@ func (p *csvParser) checkMeta(rec []string) error {
 	return nil
 }
 
+// addVariant records the variant of a row the first time it appears,
+// with the element type and byte order of that row.
+func (p *csvParser) addVariant(rec []string, name string) {
+	if name == "" || slices.ContainsFunc(p.variants, func(v report.ConfigVariant) bool { return v.Name == name }) {
+		return
+	}
+	v := report.ConfigVariant{Name: name, ElementType: p.field(rec, "element_type").text, Convert: p.field(rec, "convert").text}
+	if t, err := convert.ParseType(v.ElementType); err == nil {
+		v.ElementSize = int64(t.Size())
+	}
+	p.variants = append(p.variants, v)
+}
+
 func checkBool(s string) error {
 	if _, err := strconv.ParseBool(s); err != nil {
 		return fmt.Errorf("%q is not true or false", clip(s))
@@ -354,7 +377,11 @@ func (p *csvParser) finish() (*Input, error) {
 	if len(p.samples) == 0 {
 		return nil, &ParseError{File: p.name, Msg: "no rows after the header: nothing was measured"}
 	}
-	rows, err := summarize(p.name, p.samples)
+	var names []string
+	for _, v := range p.variants {
+		names = append(names, v.Name)
+	}
+	rows, err := summarize(p.name, p.samples, names)
 	if err != nil {
 		return nil, err
 	}
@@ -362,6 +389,12 @@ func (p *csvParser) finish() (*Input, error) {
 	rep.FS.Type = p.meta["fs_type"]
 	rep.FS.BlockSize, _ = strconv.ParseInt(p.meta["block_size"], 10, 64)
 	rep.Config = p.config(rows)
+	rep.Config.Variants = p.variants
+	for i, v := range rep.Config.Variants {
+		if v.ElementSize > 0 && rep.Config.TotalBytes%v.ElementSize == 0 {
+			rep.Config.Variants[i].Count = rep.Config.TotalBytes / v.ElementSize
+		}
+	}
 	rep.Incomplete, _ = strconv.ParseBool(p.meta["incomplete"])
 	return &Input{Report: rep, Notes: p.notes}, nil
 }

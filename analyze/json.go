@@ -117,19 +117,20 @@ func checkRows(name string, rep *report.Report) error {
 		return &ParseError{File: name, Msg: msg}
 	}
 	type key struct {
-		mode iobench.Mode
-		size int64
+		variant string
+		mode    iobench.Mode
+		size    int64
 	}
 	seen := map[key]bool{}
 	for i, r := range rep.Results {
 		err := checkRow(r)
-		if err == nil && seen[key{r.Mode, r.WriteSize}] {
+		if err == nil && seen[key{r.Variant, r.Mode, r.WriteSize}] {
 			err = fmt.Errorf("a second %s row of %d bytes", r.Mode, r.WriteSize)
 		}
 		if err != nil {
 			return &ParseError{File: name, Msg: fmt.Sprintf("results[%d]: %v", i, err)}
 		}
-		seen[key{r.Mode, r.WriteSize}] = true
+		seen[key{r.Variant, r.Mode, r.WriteSize}] = true
 	}
 	return nil
 }
@@ -157,6 +158,9 @@ func checkSamples(r iobench.SizeResult) error {
 	}
 	rates := make([]float64, len(r.Samples))
 	for j, s := range r.Samples {
+		if s.Variant != r.Variant {
+			return fmt.Errorf("samples[%d]: a run of variant %q in the row of variant %q", j, clip(s.Variant), clip(r.Variant))
+		}
 		if s.Mode != r.Mode || s.WriteSize != r.WriteSize {
 			return fmt.Errorf("samples[%d]: a %s run of %d bytes in the %s row of %d bytes", j, clip(string(s.Mode)), s.WriteSize, r.Mode, r.WriteSize)
 		}

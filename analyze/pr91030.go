@@ -219,7 +219,7 @@ func (p *textParser) finish() (*Input, error) {
 	if len(p.samples) == 0 {
 		return nil, &ParseError{File: p.name, Msg: "no \"bs = ..., ... MiB/s\" lines: nothing was measured"}
 	}
-	rows, err := summarize(p.name, p.samples)
+	rows, err := summarize(p.name, p.samples, nil)
 	if err != nil {
 		return nil, err
 	}

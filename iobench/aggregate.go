@@ -45,6 +45,8 @@ func aggregateRun(perRank [][]Sample, i int) (Sample, RankSpread) {
 		a.Calls += s.Calls
 		a.ShortWrites += s.ShortWrites
 		a.EINTR += s.EINTR
+		a.TimeLimited = a.TimeLimited || s.TimeLimited
+		a.Latency = MergeLatency(a.Latency, s.Latency)
 		a.Start = earliest(a.Start, s.Start)
 		a.End = latest(a.End, s.End)
 		rates[r] = s.MiBPerSec()

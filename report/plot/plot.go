@@ -142,8 +142,10 @@ func (f *figure) addLegend(text string, thumbs ...gplot.Thumbnailer) {
 	f.legend = append(f.legend, legendEntry{text, thumbs})
 }
 
+// Each variant of an interleaved sweep is a curve of its own.
 func newFigure(runs []report.Run) (*figure, error) {
 	f := &figure{plot: newAxes(runs)}
+	runs = report.ExpandVariants(runs)
 	top, err := f.addRuns(runs)
 	if err != nil {
 		return nil, err
@@ -288,8 +290,12 @@ func plotTitle(runs []report.Run) string {
 	}
 	if len(runs) == 1 {
 		r := runs[0].Report
-		return fmt.Sprintf("%s throughput by write(2) size: %s on %s\n%s", report.DirectionWord(r.Config.Mode),
-			r.FS.Type, cmp.Or(r.Host.Hostname, "unknown host"), what)
+		variants := ""
+		if len(r.Variants) > 1 {
+			variants = fmt.Sprintf(", %d variants", len(r.Variants))
+		}
+		return fmt.Sprintf("%s throughput by write(2) size: %s on %s%s\n%s", report.DirectionWord(r.Config.Mode),
+			r.FS.Type, cmp.Or(r.Host.Hostname, "unknown host"), variants, what)
 	}
 	return fmt.Sprintf("throughput by write(2) size, %d reports\n%s", len(runs), what)
 }
@@ -299,6 +305,9 @@ func plotTitle(runs []report.Run) string {
 // when any run measured reads.
 func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
 	label := report.SettingsLabel(runs[i].Report)
+	if v := runs[i].Report.Variant; v != "" {
+		label += " [" + v + "]" // the variant as the sweep named it
+	}
 	for j, other := range runs {
 		if j != i && report.SettingsLabel(other.Report) == label {
 			label += " (" + runs[i].Name + ")"

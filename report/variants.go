@@ -1,0 +1,399 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+)
+
+// ConfigVariant is one variant of an interleaved sweep (--convert,
+// --type or --direct lists) as the plan had it.
+type ConfigVariant struct {
+	Name        string `json:"name"` // "convert=big-endian"
+	ElementType string `json:"element_type"`
+	ElementSize int64  `json:"element_size"`
+	Count       int64  `json:"count"` // elements per run: the same bytes as every variant
+	Convert     string `json:"convert"`
+	Direct      bool   `json:"direct"`
+}
+
+// VariantResult is one variant's curve: the knee of its rows, as a sweep
+// of that variant alone would report it.
+type VariantResult struct {
+	Name          string         `json:"name"`
+	Knee          knee.Estimate  `json:"knee"`
+	ReadKnee      *knee.Estimate `json:"read_knee,omitempty"`
+	KneeStability *knee.Spread   `json:"knee_stability,omitempty"`
+}
+
+// VariantRatio is one variant's throughput over the first variant's at
+// one size: the ratio of the medians, bounded by the confidence intervals
+// of both (knee.CompareGain, benchmath's order statistics), and the
+// Mann-Whitney U test of the two sets of runs.
+type VariantRatio struct {
+	Variant   string       `json:"variant"`
+	Mode      iobench.Mode `json:"mode"`
+	WriteSize int64        `json:"write_size"`
+	Ratio     float64      `json:"ratio"`
+	CILow     float64      `json:"ci_low"`
+	CIHigh    float64      `json:"ci_high"`
+	// CIConfidence is the confidence of the interval: at least the product
+	// of both medians' (0 with one run of either: no interval).
+	CIConfidence float64 `json:"ci_confidence"`
+	P            float64 `json:"p_value"`
+	// Differs: P is below knee.GainAlpha and the interval excludes 1, so
+	// the variant is measurably faster or slower at this size.
+	Differs   bool `json:"differs"`
+	Runs      int  `json:"runs"`       // runs of the variant
+	FirstRuns int  `json:"first_runs"` // runs of the first variant
+}
+
+// NewConfigVariants describes the variants of a plan; nil for a sweep of
+// one.
+func NewConfigVariants(c iobench.Config) []ConfigVariant {
+	var out []ConfigVariant
+	for _, v := range c.Variants {
+		vc := c.ForVariant(v)
+		out = append(out, ConfigVariant{Name: v.Name, ElementType: v.Type.String(), ElementSize: vc.ElemSize(),
+			Count: vc.Count, Convert: v.Convert.String(), Direct: v.Direct})
+	}
+	return out
+}
+
+// VariantRows are the rows of one variant, in order.
+func VariantRows(rows []iobench.SizeResult, variant string) []iobench.SizeResult {
+	return keep(rows, func(r iobench.SizeResult) bool { return r.Variant == variant })
+}
+
+func variantSamples(samples []iobench.Sample, variant string) []iobench.Sample {
+	return keep(samples, func(s iobench.Sample) bool { return s.Variant == variant })
+}
+
+// keep is the elements of xs for which ok holds, in a new slice.
+func keep[T any](xs []T, ok func(T) bool) []T {
+	var out []T
+	for _, x := range xs {
+		if ok(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// variantNames are the variants in plan order: the result's, else those
+// the plan lists (a report read back), else those its rows name.
+func variantNames(res *iobench.Result, c Config, rows []iobench.SizeResult) []string {
+	if len(res.Variants) > 0 {
+		return res.Variants
+	}
+	var out []string
+	for _, v := range c.Variants {
+		out = append(out, v.Name)
+	}
+	for _, row := range rows {
+		if row.Variant != "" && iobench.VariantRank(out, row.Variant) == len(out) {
+			out = append(out, row.Variant)
+		}
+	}
+	return out
+}
+
+// summarizeVariants gives each variant its knees and each later variant
+// its ratios to the first, size by size.
+func (r *Report) summarizeVariants(names []string, res *iobench.Result) {
+	r.Variants, r.Ratios = nil, nil
+	f := r.Config.KneeFraction
+	for _, name := range names {
+		rows := VariantRows(r.Results, name)
+		v := VariantResult{Name: name}
+		v.Knee, v.ReadKnee = r.knees(rows)
+		if rounds := FullRoundCurves(variantSamples(res.Samples, name), r.primaryMode()); len(rounds) >= MinStabilityRounds {
+			sp := knee.Stability(rounds, f)
+			v.KneeStability = &sp
+		}
+		if r.Adaptive != nil {
+			v.Knee.Rounds = r.Adaptive.Rounds
+		}
+		r.Variants = append(r.Variants, v)
+	}
+	if len(names) < 2 {
+		return
+	}
+	first := VariantRows(r.Results, names[0])
+	for _, name := range names[1:] {
+		for _, row := range VariantRows(r.Results, name) {
+			if ref, ok := rowAt(first, row.Mode, row.WriteSize); ok {
+				r.Ratios = append(r.Ratios, variantRatio(name, row, ref, f))
+			}
+		}
+	}
+}
+
+// knees are the knee of the primary direction, and of reads when a sweep
+// measured both, of rows.
+func (r *Report) knees(rows []iobench.SizeResult) (knee.Estimate, *knee.Estimate) {
+	f := r.Config.KneeFraction
+	k := knee.EstimateKnee(Runs(rows, iobench.ModeWrite), f)
+	if r.Config.Mode == string(iobench.ModeWrite) {
+		return k, nil
+	}
+	rk := knee.EstimateKnee(Runs(rows, iobench.ModeRead), f)
+	if r.Config.Mode == string(iobench.ModeRead) {
+		return rk, nil
+	}
+	return k, &rk
+}
+
+func rowAt(rows []iobench.SizeResult, mode iobench.Mode, size int64) (iobench.SizeResult, bool) {
+	for _, row := range rows {
+		if row.Mode == mode && row.WriteSize == size {
+			return row, true
+		}
+	}
+	return iobench.SizeResult{}, false
+}
+
+func rates(row iobench.SizeResult) []float64 {
+	out := make([]float64, len(row.Samples))
+	for i, s := range row.Samples {
+		out[i] = s.MiBPerSec()
+	}
+	return out
+}
+
+func variantRatio(name string, row, ref iobench.SizeResult, fraction float64) VariantRatio {
+	g := knee.CompareGain(rates(row), rates(ref), fraction)
+	vr := VariantRatio{Variant: name, Mode: row.Mode, WriteSize: row.WriteSize, Ratio: g.Ratio,
+		CILow: g.Low, CIHigh: g.High, CIConfidence: g.Confidence, P: g.P, Runs: g.Runs, FirstRuns: g.PlateauRuns}
+	for _, x := range []*float64{&vr.Ratio, &vr.CILow, &vr.CIHigh, &vr.P} {
+		if math.IsNaN(*x) || math.IsInf(*x, 0) {
+			*x = 0 // JSON has no NaN; 0 is "not measured"
+		}
+	}
+	vr.Differs = vr.CIConfidence > 0 && vr.P > 0 && vr.P < knee.GainAlpha && (vr.CILow > 1 || vr.CIHigh < 1)
+	return vr
+}
+
+// Views are the reports a renderer shows one by one: r itself, or for an
+// interleaved sweep one per variant (VariantReport).
+func (r *Report) Views() []*Report {
+	if len(r.Variants) == 0 {
+		return []*Report{r}
+	}
+	out := make([]*Report, len(r.Variants))
+	for i := range r.Variants {
+		out[i] = r.VariantReport(i)
+	}
+	return out
+}
+
+// VariantReport is variant i of an interleaved sweep as a report of its
+// own: its rows, knees and settings. The recommendation stays with the
+// first variant's; the others have none.
+func (r *Report) VariantReport(i int) *Report {
+	v := *r
+	name := r.Variants[i].Name
+	v.Variant = name
+	v.Results = VariantRows(r.Results, name)
+	v.Knee, v.ReadKnee, v.KneeStability = r.Variants[i].Knee, r.Variants[i].ReadKnee, r.Variants[i].KneeStability
+	v.Variants, v.Ratios = nil, nil
+	for _, cv := range r.Config.Variants {
+		if cv.Name == name {
+			v.Config.ElementType, v.Config.ElementSize, v.Config.Count = cv.ElementType, cv.ElementSize, cv.Count
+			v.Config.Convert, v.Config.Direct = cv.Convert, cv.Direct
+		}
+	}
+	v.Config.Variants = nil
+	if i > 0 {
+		v.Recommendation = nil
+	}
+	return &v
+}
+
+// ExpandVariants is runs with each interleaved sweep as one run per
+// variant, named "name variant", for the writers of several reports
+// (compare, plot), which then show every variant's curve.
+func ExpandVariants(runs []Run) []Run {
+	var out []Run
+	for _, run := range runs {
+		if run.Report == nil || len(run.Report.Variants) == 0 {
+			out = append(out, run)
+			continue
+		}
+		for _, v := range run.Report.Views() {
+			out = append(out, Run{Name: strings.TrimSpace(run.Name + " " + v.Variant), Report: v})
+		}
+	}
+	return out
+}
+
+// sectionTitle heads one direction's table: "write", or with a variant
+// "write, convert=big-endian".
+func sectionTitle(r *Report, mode iobench.Mode) string {
+	if r.Variant == "" {
+		return string(mode)
+	}
+	return string(mode) + ", " + r.Variant
+}
+
+// variantsLine lists the variants in the header.
+func variantsLine(c Config) string {
+	names := make([]string, len(c.Variants))
+	for i, v := range c.Variants {
+		names[i] = v.Name
+	}
+	return fmt.Sprintf("%s, interleaved in one plan (each round runs every variant at every size, in one %s order); ratios are to %s, the first",
+		strings.Join(names, "; "), orDefault(c.Order, "ascending"), names[0])
+}
+
+// ratioRows are the ratios of one direction, by size and then variant.
+func ratioRows(r *Report, mode iobench.Mode) (sizes []int64, at map[int64]map[string]VariantRatio) {
+	at = map[int64]map[string]VariantRatio{}
+	for _, vr := range r.Ratios {
+		if vr.Mode != mode {
+			continue
+		}
+		if at[vr.WriteSize] == nil {
+			at[vr.WriteSize] = map[string]VariantRatio{}
+		}
+		at[vr.WriteSize][vr.Variant] = vr
+	}
+	return sortedKeys(at), at
+}
+
+func ratioHead(r *Report) []string {
+	head := []string{"size", "bytes"}
+	for _, v := range r.Variants[1:] {
+		head = append(head, v.Name+" / "+r.Variants[0].Name, "interval", "p")
+	}
+	return head
+}
+
+func ratioCells(r *Report, size int64, at map[string]VariantRatio) []string {
+	cells := []string{sizeName(size), itoa(size)}
+	for _, v := range r.Variants[1:] {
+		vr, ok := at[v.Name]
+		if !ok {
+			cells = append(cells, "-", "-", "-")
+			continue
+		}
+		cells = append(cells, ratioMark(vr), intervalText(vr), pText(vr))
+	}
+	return cells
+}
+
+func ratioMark(vr VariantRatio) string {
+	s := ratio(vr.Ratio)
+	if vr.Differs {
+		s += " *"
+	}
+	return s
+}
+
+func intervalText(vr VariantRatio) string {
+	if vr.CIConfidence <= 0 {
+		return "- (1 run)"
+	}
+	return fmt.Sprintf("%s-%s (%.0f%%)", strings.TrimSuffix(ratio(vr.CILow), "x"), ratio(vr.CIHigh), 100*vr.CIConfidence)
+}
+
+func pText(vr VariantRatio) string {
+	if vr.CIConfidence <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", vr.P)
+}
+
+const ratioNote = "ratio of medians; interval from both medians' confidence intervals (benchmath), at the confidence shown; p: Mann-Whitney U test; * measurably different (p < 0.05, interval excludes 1.00x)"
+
+// ratioVerdicts sum each later variant up in one line: at how many sizes
+// it is measurably slower or faster, and the range of its ratios.
+func ratioVerdicts(r *Report, mode iobench.Mode) []string {
+	var out []string
+	for _, v := range r.Variants[1:] {
+		var n, slower, faster int
+		fewest := math.MaxInt
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, vr := range r.Ratios {
+			if vr.Mode != mode || vr.Variant != v.Name || vr.Ratio <= 0 {
+				continue
+			}
+			n++
+			fewest = min(fewest, vr.Runs, vr.FirstRuns)
+			lo, hi = min(lo, vr.Ratio), max(hi, vr.Ratio)
+			switch {
+			case vr.Differs && vr.Ratio < 1:
+				slower++
+			case vr.Differs:
+				faster++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		line := fmt.Sprintf("%s: %s to %s of %s; measurably slower at %d and faster at %d of %d sizes",
+			v.Name, ratio(lo), ratio(hi), r.Variants[0].Name, slower, faster, n)
+		if p := minUTestP(fewest); p >= knee.GainAlpha {
+			line += fmt.Sprintf(" (with %d runs of each the U test cannot go below p = %.2f: run 4 or more rounds to test the ratios)", fewest, p)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// minUTestP is the smallest two-sided p-value the Mann-Whitney U test can
+// give two samples of n runs each: 2 / C(2n, n).
+func minUTestP(n int) float64 {
+	if n < 1 {
+		return 1
+	}
+	c := 1.0
+	for i := 1; i <= n; i++ {
+		c = c * float64(n+i) / float64(i)
+	}
+	return min(1, 2/c)
+}
+
+func (p *printer) textRatios(r *Report, mode iobench.Mode) {
+	sizes, at := ratioRows(r, mode)
+	if len(sizes) == 0 {
+		return
+	}
+	p.f("\n%s, each variant over %s (%s):\n", mode, r.Variants[0].Name, ratioNote)
+	lines := []string{strings.Join(ratioHead(r), "\t") + "\t"}
+	for _, size := range sizes {
+		lines = append(lines, strings.Join(ratioCells(r, size, at[size]), "\t")+"\t")
+	}
+	p.WriteString(tabulate(lines))
+	for _, l := range ratioVerdicts(r, mode) {
+		p.f("%s\n", l)
+	}
+}
+
+func (p *printer) mdRatios(r *Report, mode iobench.Mode) {
+	sizes, at := ratioRows(r, mode)
+	if len(sizes) == 0 {
+		return
+	}
+	p.f("\nRatios, %s, each variant over %s (%s):\n\n", mode, r.Variants[0].Name, ratioNote)
+	var body [][]string
+	for _, size := range sizes {
+		body = append(body, ratioCells(r, size, at[size]))
+	}
+	p.mdTable(ratioHead(r), body)
+	p.f("\n")
+	for _, l := range ratioVerdicts(r, mode) {
+		p.f("- %s\n", l)
+	}
+}
+
+// recommendationBasis says which variant a recommendation comes from.
+func recommendationBasis(r *Report) string {
+	if len(r.Variants) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("the recommendation is from the first variant, %s", r.Variants[0].Name)
+}
