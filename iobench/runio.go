@@ -1,0 +1,136 @@
+package iobench
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// How a run does its I/O beyond the calls themselves: synchronous opens,
+// the flush inside the timing, preallocation, one file overwritten by
+// every run, the time limit, and per-call latency.
+
+// setupIO prepares what Config asks of the runs' I/O, before any.
+func (r *Runner) setupIO() error {
+	c := r.Config
+	if r.Shared != nil && (c.Overwrite || c.Preallocate) {
+		set := SetOverwrite
+		if !c.Overwrite {
+			set = SetPreallocate
+		}
+		return configErr(set, true, "applies to a file per process; a shared file is created for each run by one process")
+	}
+	if c.OpenSync != OpenSyncOff {
+		so, ok := r.FS.(syncOpener)
+		if !ok {
+			return configErr(SetOpenSync, c.OpenSync, "this file system (%T) cannot open files for synchronous writes", r.FS)
+		}
+		r.FS = so.withOpenSync(c.OpenSync)
+	}
+	if c.Latency {
+		r.lat = newLatencyRecorder(clockCost(), c.Seed)
+	}
+	return nil
+}
+
+// startLimit arms the current run's time limit; stop disarms it. Each run
+// has its own flag, so a timer that fires late cannot cut the next run.
+func (r *Runner) startLimit() (stop func()) {
+	r.cut = nil
+	if r.Config.TimeLimit <= 0 || r.fullPass {
+		return func() {}
+	}
+	cut := new(atomic.Bool)
+	r.cut = cut
+	t := time.AfterFunc(r.Config.TimeLimit, func() { cut.Store(true) })
+	return func() { t.Stop() }
+}
+
+// flush is the flush after a run's last write, inside the timing.
+func (r *Runner) flush(f File) error {
+	switch r.Config.FlushKind() {
+	case FlushFsync:
+		r.setPhase(PhaseFsync)
+		return wrapOp("fsync", f.Fsync())
+	case FlushFdatasync:
+		r.setPhase(PhaseFdatasync)
+		d, ok := f.(Datasyncer)
+		if !ok {
+			return wrapOp("fdatasync", errors.ErrUnsupported)
+		}
+		return wrapOp("fdatasync", d.Fdatasync())
+	}
+	return nil
+}
+
+// newFile is how a write run gets a new data file: open creates it inside
+// the timing; with Preallocate it is created and allocated now, untimed,
+// and open reopens it. *name is the file's name once it was created.
+func (r *Runner) newFile(tag string, name *string) (open func() (File, error), err error) {
+	create := func() (File, error) {
+		n, f, err := r.create(tag)
+		*name = n
+		return f, err
+	}
+	if !r.Config.Preallocate {
+		return create, nil
+	}
+	f, err := create()
+	if err != nil {
+		return nil, wrapOp("open", err)
+	}
+	err = r.allocate(f)
+	if cerr := f.Close(); err == nil {
+		err = wrapOp("close", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() (File, error) { return r.FS.OpenWrite(*name, r.id(*name), r.Config.Direct, 0) }, nil
+}
+
+// allocate gives f its full size with its blocks allocated (fallocate).
+func (r *Runner) allocate(f File) error {
+	a, ok := f.(Allocator)
+	if !ok {
+		return wrapOp("fallocate", errors.ErrUnsupported)
+	}
+	return wrapOp("fallocate", a.Allocate(r.Config.TotalBytes()))
+}
+
+// layOut creates the file Overwrite writes into and writes the data to it
+// once in full, untimed, so every run overwrites blocks that exist (with
+// Preallocate, fallocated first). It stays until teardown removes it.
+func (r *Runner) layOut() error {
+	r.fullPass = true
+	defer func() { r.fullPass = false }()
+	name, _, err := r.writeFile(Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}, "overwrite")
+	if err != nil {
+		return fmt.Errorf("laying out the file to overwrite: %w", err)
+	}
+	r.overwrite = name
+	return nil
+}
+
+// overwriteRun is a write run into the laid-out file, from its start,
+// timed from open to close.
+func (r *Runner) overwriteRun(run Run) (Sample, error) {
+	name := r.overwrite
+	s, err := r.timed(run, func() (File, error) {
+		return r.FS.OpenWrite(name, r.id(name), r.Config.Direct, 0)
+	}, r.writeChunks)
+	if err == nil && r.Config.Verify {
+		err = r.verifyRun(name, s)
+	}
+	if err != nil {
+		return s, r.runError(run, name, s.Bytes, err)
+	}
+	return s, nil
+}
+
+// ioKey is the settings of this file that every process of one sweep
+// must share, for PlanKey: Overwrite adds a collective step.
+func (c Config) ioKey() string {
+	return fmt.Sprintf("%s %s %s %q %t %t %t", c.TimeLimit, c.DataKind(), c.FlushKind(), c.OpenSync, c.Preallocate, c.Overwrite, c.Latency)
+}

@@ -1,0 +1,169 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/iobench"
+)
+
+// What the text and Markdown reports say about how the runs did their
+// I/O: the data pattern, the flush and open flags, the runs a time limit
+// cut short, and the per-call latency.
+
+// dataWords names the data pattern: "ramp (element i holds i)".
+func dataWords(c Config) string {
+	switch iobench.DataPattern(c.Data) {
+	case iobench.DataRandom:
+		return fmt.Sprintf("random (incompressible; seed %d)", c.Seed)
+	case iobench.DataZero:
+		return "zero (all bytes 0)"
+	case iobench.DataRamp:
+		return "ramp (element i holds i)"
+	}
+	return c.Data
+}
+
+// writeTimingWords is what write runs do besides write(2), in the
+// timing line: the flush, synchronous opens, preallocation, overwrite.
+func writeTimingWords(c Config) []string {
+	flush := c.Flush
+	if flush == "" { // results of versions before --flush
+		flush = map[bool]string{true: "fsync", false: "none"}[c.Fsync]
+	}
+	var parts []string
+	if flush == string(iobench.FlushNone) {
+		parts = append(parts, "no fsync")
+	} else {
+		parts = append(parts, flush+" inside the timing")
+	}
+	switch iobench.OpenSync(c.OpenSync) {
+	case iobench.OpenDSync:
+		parts = append(parts, "opened with O_DSYNC")
+	case iobench.OpenSyncAll:
+		parts = append(parts, "opened with O_SYNC")
+	}
+	switch {
+	case c.Overwrite && c.Preallocate:
+		parts = append(parts, "every run overwrites one file, fallocated and written in full before the first run")
+	case c.Overwrite:
+		parts = append(parts, "every run overwrites one file, written in full before the first run")
+	case c.Preallocate:
+		parts = append(parts, "each file fallocated to its full size before its run (untimed)")
+	}
+	return parts
+}
+
+// TimeLimitLine says which sizes the time limit cut short and how much
+// data their runs moved; "" when it cut none.
+func TimeLimitLine(c Config, rows []iobench.SizeResult) string {
+	var cut []string
+	for _, row := range rows {
+		if row.TimeLimitedRuns == 0 {
+			continue
+		}
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for _, s := range row.Samples {
+			if s.TimeLimited {
+				lo, hi = min(lo, s.Bytes), max(hi, s.Bytes)
+			}
+		}
+		moved := humanize.IBytes(uint64(lo))
+		if hi != lo {
+			moved += "-" + humanize.IBytes(uint64(hi))
+		}
+		of := ""
+		if c.TotalBytes > 0 {
+			of = " of " + humanize.IBytes(uint64(c.TotalBytes))
+		}
+		cut = append(cut, fmt.Sprintf("%s (%d of %d runs, which moved %s%s)", sizeName(row.WriteSize), row.TimeLimitedRuns, len(row.Samples), moved, of))
+	}
+	if len(cut) == 0 {
+		return ""
+	}
+	limit := ""
+	if c.TimeLimit > 0 {
+		limit = " " + formatSeconds(c.TimeLimit)
+	}
+	return fmt.Sprintf("time limit%s cut runs short at %s; MiB/s is the data each moved over its time", limit, strings.Join(cut, ", "))
+}
+
+// latencyHead and latencyCells are the latency table, one row per size.
+func latencyHead() []string {
+	return []string{"size", "p50 µs", "p90 µs", "p99 µs", "max µs", "calls timed"}
+}
+
+func latencyCells(row iobench.SizeResult) []string {
+	l := row.Latency
+	timed := fmt.Sprintf("%d of %d", l.TimedCalls, l.Calls)
+	return []string{sizeName(row.WriteSize), micros(l.P50), micros(l.P90), micros(l.P99), micros(l.Max), timed}
+}
+
+// micros writes µs with three significant digits, at least one decimal.
+func micros(us float64) string {
+	switch {
+	case us >= 1000:
+		return fmt.Sprintf("%.0f", us)
+	case us >= 100:
+		return fmt.Sprintf("%.1f", us)
+	case us >= 10:
+		return fmt.Sprintf("%.2f", us)
+	}
+	return fmt.Sprintf("%.3f", us)
+}
+
+// latencyRows are the rows that measured latency.
+func latencyRows(rows []iobench.SizeResult) []iobench.SizeResult {
+	var out []iobench.SizeResult
+	for _, r := range rows {
+		if r.Latency != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// latencyCaption heads the latency table.
+func latencyCaption(rows []iobench.SizeResult) string {
+	call := "write(2)"
+	if rows[0].Mode == iobench.ModeRead {
+		call = "read(2)"
+	}
+	return fmt.Sprintf("latency per %s call, µs (quantiles of a random sample of the calls, as many as keep the clock's cost near %.1f%% of each run; max is the slowest call timed)",
+		call, 100*iobench.LatencyOverhead)
+}
+
+func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
+	if line := TimeLimitLine(r.Config, rows); line != "" {
+		p.f("%s\n", line)
+	}
+	lat := latencyRows(rows)
+	if len(lat) == 0 {
+		return
+	}
+	p.f("\n%s:\n", latencyCaption(lat))
+	lines := []string{strings.Join(latencyHead(), "\t") + "\t"}
+	for _, row := range lat {
+		lines = append(lines, strings.Join(latencyCells(row), "\t")+"\t")
+	}
+	p.WriteString(tabulate(lines))
+}
+
+func (p *printer) mdIO(r *Report, rows []iobench.SizeResult) {
+	if line := TimeLimitLine(r.Config, rows); line != "" {
+		p.f("\n%s.\n", mdSentence(line))
+	}
+	lat := latencyRows(rows)
+	if len(lat) == 0 {
+		return
+	}
+	p.f("\n%s:\n\n", mdSentence(latencyCaption(lat)))
+	var body [][]string
+	for _, row := range lat {
+		body = append(body, latencyCells(row))
+	}
+	p.mdTable(latencyHead(), body)
+}
