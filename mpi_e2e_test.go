@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -139,18 +140,30 @@ func TestMPIFailingRankStopsTheJob(t *testing.T) {
 	}
 }
 
+// A rank that runs out of space stops every rank, named with the cause,
+// and every rank's file is removed; through MPI-IO too, whose collective
+// calls the failed rank still makes. Open MPI's OMPIO hides the ENOSPC
+// behind a write that reports success with 0 bytes.
 func TestMPIRankOutOfSpaceMidRun(t *testing.T) {
 	bin := mpiBinary(t)
-	tiny := mountTmpfs(t, "size=4m")
-	dir := t.TempDir()
-	common := []string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress", "--force", "--profile", "generic"}
-	r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
-	if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, "ENOSPC") {
-		t.Errorf("exit %d, stderr:\n%s\nwant a failure naming rank 2 and ENOSPC", r.code, r.stderr)
-	}
-	for _, d := range []string{dir, tiny} {
-		if left := dirEntries(t, d); len(left) != 0 {
-			t.Errorf("files left in %s: %v", d, left)
+	for _, tc := range []struct {
+		api  []string
+		want string
+	}{
+		{nil, "ENOSPC"},
+		{[]string{"--api", "mpiio", "--collective"}, "MPI-IO reported success but wrote fewer bytes than asked"},
+	} {
+		tiny := mountTmpfs(t, "size=4m")
+		dir := t.TempDir()
+		common := append([]string{"sweep", "--size", "8MiB", "--max", "1MiB", "--no-progress", "--force", "--profile", "generic"}, tc.api...)
+		r := mpirun(t, append(append([]string{"-np", "2", bin}, common...), append([]string{"--dir", dir, ":", "-np", "1", bin}, append(common, "--dir", tiny)...)...)...)
+		if r.code == 0 || !strings.Contains(r.stderr, "rank 2") || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant a failure naming rank 2 and %s", tc.api, r.code, r.stderr, tc.want)
+		}
+		for _, d := range []string{dir, tiny} {
+			if left := dirEntries(t, d); len(left) != 0 {
+				t.Errorf("%v: files left in %s: %v", tc.api, d, left)
+			}
 		}
 	}
 }
@@ -273,5 +286,106 @@ func TestMPIInterruptedRankStopsEveryRank(t *testing.T) {
 	}
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left: %v", left)
+	}
+}
+
+// mpiioDoc is the part of the JSON report that says how MPI-IO ran.
+type mpiioDoc struct {
+	MPI struct {
+		API       string `json:"api"`
+		ReadShift int    `json:"read_shift"`
+		MPIIO     *struct {
+			Collective     bool   `json:"collective"`
+			Comm           string `json:"comm"`
+			HintsRequested []struct {
+				Key, Value, Source string
+			} `json:"hints_requested"`
+			HintsInEffect []struct{ Key, Value string } `json:"hints_in_effect"`
+			HintsEchoed   bool                          `json:"hints_echoed"`
+		} `json:"mpiio"`
+	} `json:"mpi"`
+	Warnings []string `json:"warnings"`
+	Results  []struct {
+		Mode    string `json:"mode"`
+		Samples []struct {
+			Bytes int64 `json:"bytes"`
+		} `json:"samples"`
+	} `json:"results"`
+}
+
+// --api mpiio writes through MPI-IO in the four layouts, the hints of
+// ROMIO_HINTS and --hint reach MPI_File_open and come back from
+// MPI_File_get_info, and no file stays. The --total split gives rank 0
+// one element more than the others, so at 64 KiB it makes one collective
+// call more, which the others match with empty ones: a miscount hangs.
+func TestMPIIOLayouts(t *testing.T) {
+	bin := mpiBinary(t)
+	hints := filepath.Join(t.TempDir(), "romio-hints")
+	if err := os.WriteFile(hints, []byte("# test\nstriping_factor 4\ncb_nodes 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROMIO_HINTS", hints)
+	const count = 3*(4<<20)/8 + 1 // 4 MiB a rank, and 8 bytes more on rank 0
+	for _, layout := range [][]string{nil, {"--collective"}, {"--shared-file"}, {"--shared-file", "--collective"}} {
+		dir := t.TempDir()
+		args := append([]string{"-np", "3", bin, "sweep", "--api", "mpiio", "--hint", "cb_nodes=2", "--dir", dir,
+			"--count", strconv.Itoa(count), "--total", "--sizes", "64KiB,1MiB", "--repeat", "1", "--format", "json", "--no-progress"}, layout...)
+		r := mpirun(t, args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", layout, r.code, r.stderr)
+		}
+		var doc mpiioDoc
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%v: not JSON: %v", layout, err)
+		}
+		m, shared, collective := doc.MPI.MPIIO, slices.Contains(layout, "--shared-file"), slices.Contains(layout, "--collective")
+		if doc.MPI.API != "mpiio" || m == nil || m.Collective != collective || (m.Comm == "MPI_COMM_WORLD") != shared {
+			t.Fatalf("%v: mpi = %+v, mpiio %+v", layout, doc.MPI, m)
+		}
+		got := fmt.Sprint(m.HintsRequested)
+		if want := "[{striping_factor 4 ROMIO_HINTS=" + hints + "} {cb_nodes 2 --hint}]"; got != want {
+			t.Errorf("%v: hints requested %s, want %s", layout, got, want)
+		}
+		if len(m.HintsInEffect) == 0 {
+			t.Errorf("%v: no hints read back with MPI_File_get_info", layout)
+		}
+		for _, res := range doc.Results {
+			if b := res.Samples[0].Bytes; b != count*8 {
+				t.Errorf("%v: a run moved %d bytes, want %d", layout, b, count*8)
+			}
+		}
+		if left := dirEntries(t, dir); len(left) != 0 {
+			t.Errorf("%v: files left: %v", layout, left)
+		}
+	}
+}
+
+// --read-shift 1 has each rank read its neighbour's file; the report says
+// so, warns that one node shares one page cache, and every file goes.
+func TestMPIReadShift(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, api := range []string{"posix", "mpiio"} {
+		dir := t.TempDir()
+		r := mpirun(t, "-np", "3", bin, "sweep", "--api", api, "--dir", dir, "--size", "4MiB", "--sizes", "64KiB,1MiB",
+			"--mode", "both", "--read-shift", "1", "--repeat", "1", "--format", "json", "--no-progress")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", api, r.code, r.stderr)
+		}
+		var doc mpiioDoc
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s: not JSON: %v", api, err)
+		}
+		reads := 0
+		for _, res := range doc.Results {
+			if res.Mode == "read" && res.Samples[0].Bytes == 3*(4<<20) {
+				reads++
+			}
+		}
+		if doc.MPI.ReadShift != 1 || reads != 2 || !strings.Contains(strings.Join(doc.Warnings, "\n"), "one page cache") {
+			t.Errorf("%s: read_shift %d, %d full read results, warnings %q", api, doc.MPI.ReadShift, reads, doc.Warnings)
+		}
+		if left := dirEntries(t, dir); len(left) != 0 {
+			t.Errorf("%s: files left: %v", api, left)
+		}
 	}
 }

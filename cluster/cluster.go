@@ -28,6 +28,7 @@ var (
 	_ iobench.Coordinator = (*Cluster)(nil)
 	_ iobench.Decider     = (*Cluster)(nil)
 	_ iobench.Broadcaster = (*Cluster)(nil)
+	_ iobench.Shifter     = (*Cluster)(nil)
 )
 
 // Cluster is this rank's view of the job.
@@ -98,3 +99,38 @@ func (cl *Cluster) Nodes() []string {
 
 // Broadcast sends rank 0's b to every rank (the shared file's identity).
 func (cl *Cluster) Broadcast(b []byte) ([]byte, error) { return cl.c.Bcast(b) }
+
+// Shift sends b to the rank n places back and returns the bytes of the
+// rank n places on, (rank+n) mod size: --read-shift's exchange of the read
+// files. n may be any integer; a multiple of Size is this rank's own b.
+func (cl *Cluster) Shift(b []byte, n int) ([]byte, error) {
+	parts, err := cl.c.Gather(b)
+	if err != nil {
+		return nil, err
+	}
+	var all []byte
+	if cl.Rank() == 0 {
+		all, _ = json.Marshal(parts) // a [][]byte always encodes
+	}
+	list, err := cl.c.Bcast(all)
+	if err != nil {
+		return nil, err
+	}
+	var got [][]byte
+	if err := json.Unmarshal(list, &got); err != nil {
+		return nil, fmt.Errorf("cluster: the parts from rank 0: %w", err)
+	}
+	if len(got) != cl.Size() {
+		return nil, fmt.Errorf("cluster: rank 0 sent %d parts for %d ranks", len(got), cl.Size())
+	}
+	return got[ShiftedRank(cl.Rank(), n, cl.Size())], nil
+}
+
+// ShiftedRank is the rank n places on from rank, (rank+n) mod size, for
+// any n.
+func ShiftedRank(rank, n, size int) int {
+	return ((rank+n)%size + size) % size
+}
+
+// Max is the largest of every rank's v, on every rank.
+func (cl *Cluster) Max(v int64) (int64, error) { return cl.c.AllreduceInt64(v, mpi.Max) }

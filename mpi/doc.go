@@ -43,6 +43,17 @@
 // package can arrange it (for example a payload too large for MPI's int
 // counts), so all ranks take the same branch.
 //
+// # MPI-IO
+//
+// OpenFile opens a file through MPI_File_open on MPI_COMM_SELF or
+// MPI_COMM_WORLD with hints as an MPI_Info; a File writes and reads at
+// offsets (MPI_File_write_at, _write_at_all, _read_at, _read_at_all),
+// sets its size, syncs, reports its hints (MPI_File_get_info) and closes.
+// On MPI_COMM_WORLD the _all calls, SetSize, Sync and Close are
+// collective. Failed calls return a *FileError that unwraps to the POSIX
+// errno of MPI's error class where there is one. Without the mpi tag
+// OpenFile returns ErrNeedsMPIBuild.
+//
 // It owns the binding only; it must not import other iobench packages. The
 // protocol built on it (who agrees on what, and when) is package cluster.
 package mpi

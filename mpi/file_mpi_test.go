@@ -1,0 +1,182 @@
+//go:build mpi
+
+package mpi
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedDir is a directory every rank sees, made by rank 0 and removed by
+// it once all ranks are done with it. All ranks run on one host under
+// scripts/mpi-test.sh.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	var dir string
+	var mkErr, err error
+	onMain(func() {
+		var mine []byte
+		if world.Rank() == 0 {
+			dir, mkErr = os.MkdirTemp("", "mpi-file-test-")
+			mine = []byte(dir)
+		}
+		var got []byte
+		got, err = world.Bcast(mine)
+		dir = string(got)
+	})
+	if mkErr != nil || err != nil || dir == "" {
+		t.Fatalf("shared directory: %v, %v", mkErr, err)
+	}
+	t.Cleanup(func() {
+		onMain(func() { _ = world.Barrier() })
+		if world.Rank() == 0 {
+			os.RemoveAll(dir)
+		}
+	})
+	return dir
+}
+
+// pattern is rank r's bytes in the shared file: n bytes of 'a'+r.
+func pattern(r, n int) []byte { return bytes.Repeat([]byte{byte('a' + r%26)}, n) }
+
+// Every rank writes its segment of one file with collective calls, the
+// last rank's second call empty, as iobench's shorter shares are; each
+// rank then reads the whole file back on its own, independently and
+// collectively, and the file is cut to half with MPI_File_set_size.
+func TestFileSharedCollective(t *testing.T) {
+	dir := sharedDir(t)
+	r, n := world.Rank(), world.Size()
+	const seg = 64 << 10
+	path := filepath.Join(dir, "shared.dat")
+	var errs []error
+	var got, gotAll []byte
+	onMain(func() {
+		f, err := world.OpenFile(CommWorld, path, CreateExcl, []Hint{{"cb_buffer_size", "1048576"}})
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		half := seg / 2
+		first, second := pattern(r, half), pattern(r, seg-half)
+		if r == n-1 {
+			first, second = pattern(r, seg), nil
+		}
+		off := int64(r * seg)
+		w1, err1 := f.WriteAtAll(off, first)
+		w2, err2 := f.WriteAtAll(off+int64(len(first)), second)
+		if w1+w2 != seg {
+			errs = append(errs, errors.New("collective writes moved "+strconv.Itoa(w1+w2)+" bytes, want "+strconv.Itoa(seg)))
+		}
+		errs = append(errs, err1, err2, f.Sync(), f.Close())
+
+		rf, err := world.OpenFile(CommSelf, path, ReadOnly, nil)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		got = make([]byte, n*seg+10)
+		k, err := rf.ReadAt(0, got)
+		got = got[:k]
+		gotAll = make([]byte, n*seg)
+		k2, err2 := rf.ReadAtAll(0, gotAll)
+		gotAll = gotAll[:k2]
+		errs = append(errs, err, err2, rf.Close())
+
+		wf, err := world.OpenFile(CommWorld, path, WriteOnly, nil)
+		if err == nil {
+			errs = append(errs, wf.SetSize(int64(n*seg/2)), wf.Close())
+		} else {
+			errs = append(errs, err)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for i := range n {
+		want = append(want, pattern(i, seg)...)
+	}
+	if !bytes.Equal(got, want) || !bytes.Equal(gotAll, want) {
+		t.Errorf("read back %d and %d bytes, want the %d bytes of every rank's pattern", len(got), len(gotAll), len(want))
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != int64(n*seg/2) {
+		t.Errorf("after MPI_File_set_size: %v, %v; want %d bytes", st, err, n*seg/2)
+	}
+}
+
+// A file per rank on MPI_COMM_SELF: MPI_MODE_EXCL refuses an existing
+// name as EEXIST, a missing file is ENOENT, and the hints read back.
+func TestFileOwnErrorsAndHints(t *testing.T) {
+	dir := sharedDir(t)
+	path := filepath.Join(dir, "rank"+strconv.Itoa(world.Rank())+".dat")
+	var createErr, againErr, missingErr, closedErr, hintsErr, closeErr error
+	var hints []Hint
+	var wrote int
+	onMain(func() {
+		var f *File
+		f, createErr = world.OpenFile(CommSelf, path, CreateExcl, []Hint{{"striping_factor", "4"}, {"iobench_test_key", "1"}})
+		if createErr != nil {
+			return
+		}
+		wrote, _ = f.WriteAt(0, []byte("hello"))
+		hints, hintsErr = f.Hints()
+		closeErr = f.Close()
+		_, closedErr = f.WriteAt(0, []byte("x"))
+		_, againErr = world.OpenFile(CommSelf, path, CreateExcl, nil)
+		_, missingErr = world.OpenFile(CommSelf, path+".missing", ReadOnly, nil)
+	})
+	if createErr != nil || hintsErr != nil || closeErr != nil || wrote != 5 {
+		t.Fatalf("create %v, write %d bytes, hints %v, close %v", createErr, wrote, hintsErr, closeErr)
+	}
+	t.Logf("MPI_File_get_info (%s): %v", LibraryVersion(), hints)
+	var fe *FileError
+	if !errors.Is(againErr, fs.ErrExist) || !errors.As(againErr, &fe) || fe.Class != "MPI_ERR_FILE_EXISTS" || fe.Path != path {
+		t.Errorf("second create: %v, want MPI_ERR_FILE_EXISTS as fs.ErrExist naming %s", againErr, path)
+	}
+	if !errors.Is(missingErr, fs.ErrNotExist) {
+		t.Errorf("opening a missing file: %v, want fs.ErrNotExist", missingErr)
+	}
+	if closedErr == nil || !strings.Contains(closedErr.Error(), "closed") {
+		t.Errorf("WriteAt after Close: %v, want an error", closedErr)
+	}
+	if data, err := os.ReadFile(path); err != nil || string(data) != "hello" {
+		t.Errorf("file holds %q, %v; want hello", data, err)
+	}
+}
+
+// Bad hints and calls from another thread fail before MPI is called, on
+// every rank alike.
+func TestFileRefusedBeforeMPI(t *testing.T) {
+	dir := sharedDir(t)
+	path := filepath.Join(dir, "rank"+strconv.Itoa(world.Rank())+".dat")
+	var badHint error
+	onMain(func() { _, badHint = world.OpenFile(CommSelf, path, CreateExcl, []Hint{{"bad key", "1"}}) })
+	if badHint == nil || !strings.Contains(badHint.Error(), "bad key") {
+		t.Errorf("a hint key with a space: %v, want it refused", badHint)
+	}
+	if _, err := world.OpenFile(CommSelf, path, CreateExcl, nil); !errors.Is(err, errWrongThread) || !strings.Contains(err.Error(), "MPI_File_open") {
+		t.Errorf("OpenFile off Init's thread: %v, want %v", err, errWrongThread)
+	}
+	var f *File
+	var err error
+	onMain(func() { f, err = world.OpenFile(CommSelf, path, CreateExcl, nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(0, []byte("x")); !errors.Is(err, errWrongThread) {
+		t.Errorf("WriteAt off Init's thread: %v, want %v", err, errWrongThread)
+	}
+	onMain(func() { err = f.Close() })
+	if err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the file: %v", err)
+	}
+}

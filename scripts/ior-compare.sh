@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# ior-compare.sh runs IOR's MPIIO backend and iobench --api mpiio on the
+# same work, interleaved, and prints each aggregate write bandwidth and
+# the ratio iobench / IOR for four layouts: a file per process and one
+# shared file, each with independent and collective writes. Two ratios:
+# of the medians, and the median of each iobench run over the IOR run
+# just before it, which a machine's drift affects less.
+#
+# The work: NP ranks, each writing BLOCK in calls of XFER, fsync inside
+# the timing (IOR -e, iobench --fsync: MPI_File_sync before close), timed
+# from open to close, aggregate = all bytes over the earliest start to the
+# latest end (both tools compute it so).
+#
+# Usage: scripts/ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
+# Environment: NP (2), XFER (1m), BLOCK (256m), REPS (5).
+#
+# Build IOR from source with the system mpicc (github.com/hpc/ior):
+#   ./bootstrap && ./configure && make   # src/ior
+# and iobench with: go build -tags mpi -o bin/iobench-mpi .
+set -euo pipefail
+
+ior=${1:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
+iob=${2:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
+dir=${3:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
+np=${NP:-2}
+xfer=${XFER:-1m}
+block=${BLOCK:-256m}
+reps=${REPS:-5}
+
+launch=(mpirun -np "$np")
+if mpirun --version 2>&1 | grep -q 'Open MPI'; then
+	launch+=(--oversubscribe --bind-to none)
+	[ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+	export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+fi
+# iobench spells sizes as IOR does (1m = 1 MiB).
+iosize=${xfer^^}iB
+iobytes=${block^^}iB
+
+# ior_run FLAGS... prints IOR's write bandwidth, MiB/s.
+ior_run() {
+	"${launch[@]}" "$ior" -a MPIIO -t "$xfer" -b "$block" -w -e -i 1 -o "$dir/ior-test" "$@" |
+		awk '$1 == "write" && $2 ~ /^[0-9.]+$/ { print $2; exit }'
+}
+
+# iob_run FLAGS... prints iobench's aggregate write bandwidth, MiB/s.
+iob_run() {
+	"${launch[@]}" "$iob" sweep --api mpiio --dir "$dir" --sizes "$iosize" --size "$iobytes" --fsync \
+		--repeat 1 --warmup=false --profile generic --no-progress --format json "$@" 2>/dev/null |
+		python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["results"][0]["mib_per_s"])'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf '| layout | IOR flags | iobench flags | IOR MiB/s median (runs) | iobench MiB/s median (runs) | ratio of medians | median pair ratio |\n|---|---|---|---|---|---:|---:|\n'
+for layout in "file per process, independent|-F|" \
+	"file per process, collective|-F -c|--collective" \
+	"shared file, independent||--shared-file" \
+	"shared file, collective|-c|--shared-file --collective"; do
+	IFS='|' read -r name iflags bflags <<<"$layout"
+	iors=() iobs=()
+	for _ in $(seq "$reps"); do
+		# shellcheck disable=SC2086 # the flags are words
+		iors+=("$(ior_run $iflags)")
+		# shellcheck disable=SC2086
+		iobs+=("$(iob_run $bflags)")
+	done
+	mi=$(printf '%s\n' "${iors[@]}" | median)
+	mb=$(printf '%s\n' "${iobs[@]}" | median)
+	ratio=$(awk -v a="$mb" -v b="$mi" 'BEGIN { printf "%.2f", a / b }')
+	pair=$(for i in "${!iors[@]}"; do awk -v a="${iobs[$i]}" -v b="${iors[$i]}" 'BEGIN { print a / b }'; done | median)
+	printf '| %s | `%s` | `%s` | %s (%s) | %s (%s) | %s | %.2f |\n' "$name" "${iflags:--}" "${bflags:--}" \
+		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair"
+done
