@@ -16,6 +16,7 @@ func analyzeFlags() []cli.Flag {
 		formatFlag(report.CmdAnalyze, "text", "output format: %s"),
 		outputFlag("write the result to this new file (never overwritten) instead of stdout"),
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
+		forFlag(),
 	}
 }
 
@@ -31,6 +32,9 @@ func analyzeAction(c *cli.Context) error {
 	}
 	if err := checkFraction(c.Float64("knee-fraction")); err != nil {
 		return asUsage(err)
+	}
+	if _, err := forFromFlags(c); err != nil {
+		return err
 	}
 	return toOutput(c, func(w io.Writer) error {
 		for _, path := range c.Args().Slice() {
@@ -75,6 +79,7 @@ func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 	if rep.Config.KneeFraction == 0 {
 		rep.Config.KneeFraction = knee.DefaultFraction
 	}
+	rep.ApplyFor, _ = forFromFlags(c) // checked by the command; plot and compare have no --for
 	rep.Summarize(in.Result())
 	for _, n := range in.Notes {
 		rep.Warnings = append(rep.Warnings, in.Name+": "+n)

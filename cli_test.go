@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -668,5 +669,94 @@ func TestTwoSizesShowNoPlateauShare(t *testing.T) {
 	}
 	if rows != 2 {
 		t.Errorf("found %d table rows, want 2:\n%s", rows, out)
+	}
+}
+
+// applyRows decodes recommendation.apply[] with exactly its fields.
+func applyRows(t *testing.T, out string) (basis string, rows []map[string]any) {
+	t.Helper()
+	var doc struct {
+		Recommendation struct {
+			Basis string           `json:"basis"`
+			Apply []map[string]any `json:"apply"`
+		} `json:"recommendation"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	return doc.Recommendation.Basis, doc.Recommendation.Apply
+}
+
+// TestForChoosesTheRuntimes: recommendation.apply[] has a row per
+// setting with runtime, setting, value, measured and note; --for keeps
+// the runtimes named, in analyze and sweep alike; an unknown name is a
+// usage error that names --for.
+func TestForChoosesTheRuntimes(t *testing.T) {
+	saved := filepath.Join("analyze", "testdata", "pr91030-small.json")
+	runtimes := func(rows []map[string]any) []string {
+		var out []string
+		for _, r := range rows {
+			if rt, _ := r["runtime"].(string); !slices.Contains(out, rt) {
+				out = append(out, rt)
+			}
+		}
+		return out
+	}
+	out, errOut, code := runCLI(t, "analyze", saved, "--format", "json")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d %s", code, errOut)
+	}
+	basis, rows := applyRows(t, out)
+	if basis != "knee" || len(rows) == 0 {
+		t.Fatalf("analyze %s: basis %q, %d apply rows; want a knee and rows", saved, basis, len(rows))
+	}
+	for _, r := range rows {
+		keys := slices.Sorted(maps.Keys(r))
+		if diff := cmp.Diff([]string{"measured", "note", "runtime", "setting", "value"}, keys); diff != "" {
+			t.Errorf("apply row fields (-want +got):\n%s", diff)
+		}
+		if r["measured"] != false || !strings.Contains(r["note"].(string), "Not measured through") {
+			t.Errorf("a sweep measures write(2) only, but %v %v says measured=%v: %q", r["runtime"], r["setting"], r["measured"], r["note"])
+		}
+	}
+	want := []string{"libgfortran", "intel-fortran", "stdio", "romio", "ompio", "hdf5", "pnetcdf"}
+	if diff := cmp.Diff(want, runtimes(rows)); diff != "" {
+		t.Errorf("analyze apply runtimes (-want +got):\n%s", diff)
+	}
+	out, errOut, code = runCLI(t, "analyze", saved, "--format", "json", "--for", "hdf5,gfortran")
+	if code != 0 {
+		t.Fatalf("analyze --for: exit %d %s", code, errOut)
+	}
+	if _, rows := applyRows(t, out); !slices.Equal(runtimes(rows), []string{"libgfortran", "hdf5"}) {
+		t.Errorf("analyze --for hdf5,gfortran: runtimes %v", runtimes(rows))
+	}
+	out, _, _ = runCLI(t, "analyze", saved, "--for", "gpfs")
+	if !strings.Contains(out, "how to apply it: nothing for gpfs on this file system") || strings.Contains(out, "export FORT_") {
+		t.Errorf("analyze --for gpfs on ext4 text:\n%s", out)
+	}
+
+	dir := t.TempDir()
+	out, errOut, code = runCLI(t, smallSweep(dir, "--format", "json", "--repeat", "1", "--for", "stdio")...)
+	if code != 0 {
+		t.Fatalf("sweep --for stdio: exit %d %s", code, errOut)
+	}
+	if basis, rows := applyRows(t, out); basis == "knee" && !slices.Equal(runtimes(rows), []string{"stdio"}) ||
+		basis != "knee" && len(rows) != 0 {
+		t.Errorf("sweep --for stdio: basis %q, runtimes %v", basis, runtimes(rows))
+	}
+
+	const valid = `(valid: libgfortran, intel-fortran, stdio, romio, ompio, hdf5, pnetcdf, lustre, gpfs)`
+	for _, args := range [][]string{
+		smallSweep(dir, "--for", "x"),
+		smallSweep(dir, "--for", "hdf5,x", "--dry-run"),
+		{"analyze", saved, "--for", "x"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if want := `iobench: --for: unknown runtime "x" ` + valid + "\n"; code != 2 || errOut != want {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, errOut, want)
+		}
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("sweeps left files in --dir: %v", left)
 	}
 }

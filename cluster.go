@@ -55,8 +55,16 @@ func (j *mpiJob) gather(res *iobench.Result) (*iobench.Result, *report.MPI, erro
 	if err != nil || agg == nil {
 		return nil, nil, err
 	}
+	info := j.layout()
+	info.PerRank = rankRuns(spread)
+	return agg, info, nil
+}
+
+// layout is the job as the report describes it before the first run:
+// ranks, nodes and their hosts.
+func (j *mpiJob) layout() *report.MPI {
 	nodes := j.Nodes()
-	return agg, &report.MPI{Ranks: j.Size(), Nodes: len(nodes), Hosts: nodes, PerRank: rankRuns(spread)}, nil
+	return &report.MPI{Ranks: j.Size(), Nodes: len(nodes), Hosts: nodes}
 }
 
 func rankRuns(spread []iobench.RankSpread) []report.RankRun {

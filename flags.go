@@ -22,16 +22,17 @@ import (
 
 // sweepCategories groups the sweep's flags in its help.
 var sweepCategories = map[string][]string{
-	"data":       {"dir", "count", "size", "source", "mode", "direct", "verify", "keep", "force", "profile"},
+	"data":       {"dir", "count", "size", "source", "mode", "direct", "verify", "keep", "force", "profile", "data", "preallocate", "overwrite"},
 	"sizes":      {"min", "max", "sizes"},
-	"timing":     {"repeat", "time-budget", "order", "seed", "fsync", "sync", "warmup", "drop-caches"},
+	"timing":     {"repeat", "time-budget", "order", "seed", "fsync", "sync", "warmup", "drop-caches", "time-limit", "flush", "open-sync", "latency"},
 	"conversion": {"convert", "type", "stride"},
-	"output":     {"format", "output", "knee-fraction", "anonymize", "no-progress", "dry-run"},
-	"under MPI":  {"shared-file", "total"},
+	"output":     {"format", "output", "knee-fraction", "for", "anonymize", "no-progress", "dry-run"},
+	"under MPI":  {"shared-file", "total", "api", "collective", "hint", "read-shift"},
+	"parallel":   {"jobs"},
 }
 
 func sweepFlags() []cli.Flag {
-	return categorize(sweepFlagList(), sweepCategories)
+	return categorize(append(sweepFlagList(), apiFlags()...), sweepCategories)
 }
 
 // categorize sets each flag's help category from cats (category: names).
@@ -54,6 +55,10 @@ func categorize(flags []cli.Flag, cats map[string][]string) []cli.Flag {
 		case *cli.Uint64Flag:
 			f.Category = cat
 		case *cli.Float64Flag:
+			f.Category = cat
+		case *cli.GenericFlag:
+			f.Category = cat
+		case *cli.StringSliceFlag:
 			f.Category = cat
 		}
 	}
@@ -80,22 +85,47 @@ func sweepFlagList() []cli.Flag {
 		&cli.BoolFlag{Name: "force", Usage: "skip the free-space check"},
 		formatFlag(report.CmdSweep, "text", "output format: %s"),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this new file (atomically) instead of stdout"},
-		&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: " + joinNames(convert.Orders())},
-		&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: " + joinNames(convert.Types())},
+		&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: " + joinNames(convert.Orders()) + "; a list (native,big-endian) runs each as a variant of one interleaved sweep"},
+		&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: " + joinNames(convert.Types()) + "; a list runs each as a variant (the same bytes per run)"},
 		&cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"},
 		&cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"},
 		&cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"},
 		&cli.StringFlag{Name: "mode", Value: "write", Usage: "direction: write, read, both"},
-		&cli.BoolFlag{Name: "direct", Usage: "open with O_DIRECT"},
+		directFlag(),
 		&cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"},
+		&cli.StringFlag{Name: "time-limit", Usage: "stop each run's calls after this time (stonewalling), e.g. 30s; MiB/s is the data moved over the time", DefaultText: "none: every run writes all the data"},
+		&cli.StringFlag{Name: "data", Value: "ramp", Usage: "what the data holds: ramp (element i = i, as the reference program), random (incompressible, from --seed), zero"},
+		&cli.StringFlag{Name: "flush", Usage: "flush after the last write, inside the timing: fsync, fdatasync, none", DefaultText: "none; fsync with --fsync and in the disk and parallel file system profiles"},
+		&cli.StringFlag{Name: "open-sync", Usage: "open the data files with O_DSYNC (dsync) or O_SYNC (sync)", DefaultText: "neither"},
+		&cli.BoolFlag{Name: "preallocate", Usage: "fallocate each data file to its full size before its run, untimed"},
+		&cli.BoolFlag{Name: "overwrite", Usage: "write every run into one file iobench creates and writes in full first, instead of a new file per run"},
+		&cli.BoolFlag{Name: "latency", Usage: "time write(2) calls: p50, p90, p99 and max µs per call for each size"},
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},
+		forFlag(),
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (sizes, rounds, bytes, order, profile and why) and exit without I/O"},
 		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
-		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI: all ranks write disjoint segments of one file", DefaultText: "off: a file per rank"},
+		&cli.BoolFlag{Name: "shared-file", Usage: "under MPI or with --jobs: all ranks (jobs) write disjoint segments of one file", DefaultText: "off: a file per rank"},
+		&cli.IntFlag{Name: "jobs", Value: 1, Usage: "writers in this process, each with its own file (or segment of --shared-file), started together and aggregated as MPI ranks are"},
 		&cli.BoolFlag{Name: "total", Usage: "under MPI: --count/--size is the total, split across ranks", DefaultText: "off: per rank, as IOR's block size"},
 	}
+}
+
+// forFlag is --for: the runtimes the recommendation's how-to-apply block
+// covers.
+func forFlag() cli.Flag {
+	return &cli.StringFlag{Name: "for", Usage: "the runtimes the \"how to apply it\" block covers, a comma list of " + strings.Join(advice.ApplyRuntimes(), ", "),
+		DefaultText: "every runtime that applies"}
+}
+
+// forFromFlags reads --for into canonical runtime names; nil: all.
+func forFromFlags(c *cli.Context) ([]string, error) {
+	names, err := advice.ParseRuntimes(c.String("for"))
+	if err != nil {
+		return nil, usagef("--for: %w", err)
+	}
+	return names, nil
 }
 
 // joinNames lists values by name: "native, big-endian".
@@ -112,11 +142,8 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 	cfg := iobench.DefaultConfig()
 	cfg.Dir = c.String("dir")
 	var err error
-	if cfg.Type, err = convert.ParseType(c.String("type")); err != nil {
-		return cfg, fmt.Errorf("--type: %w", err)
-	}
-	if cfg.Convert, err = convert.ParseOrder(c.String("convert")); err != nil {
-		return cfg, fmt.Errorf("--convert: %w", err)
+	if err := variantsFromFlags(c, &cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Count, err = countFromFlags(c, cfg.ElemSize()); err != nil {
 		return cfg, err
@@ -149,7 +176,13 @@ func configFromFlags(c *cli.Context) (iobench.Config, error) {
 	cfg.Verify = c.Bool("verify")
 	cfg.Keep = c.Bool("keep")
 	cfg.Mode = iobench.Mode(c.String("mode"))
-	cfg.Direct = c.Bool("direct")
+	if err := jobsFromFlags(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := ioFromFlags(c, &cfg); err != nil {
+		return cfg, err
+	}
+	cfg.ReadShift = c.Int("read-shift")
 	if c.Bool("drop-caches") {
 		cfg.Drop = iobench.DropCaches
 	}

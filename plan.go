@@ -18,14 +18,42 @@ func planLine(cfg iobench.Config, dir string) string {
 	per := cfg.TotalBytes()
 	head := fmt.Sprintf("plan: %d write sizes (%s to %s) x %s per run (%d bytes)",
 		len(cfg.Sizes), knee.FormatSize(cfg.Sizes[0]), knee.FormatSize(cfg.MaxSize()), humanize.IBytes(uint64(per)), per)
+	head += variantJobWords(cfg)
+	per *= int64(max(cfg.Jobs, 1))
 	if cfg.Auto {
-		first := len(cfg.Sizes) * len(cfg.Mode.Directions())
+		first := len(cfg.Sizes) * len(cfg.Mode.Directions()) * len(cfg.VariantList())
 		return fmt.Sprintf("%s, adaptive rounds: round 1 is %d runs, %s written to %s; at least %d rounds in all, the later ones of fewer sizes, within %s",
 			head, first, humanize.IBytes(uint64(int64(first)*per)), dir, iobench.MinAutoRounds, budgetWords(cfg))
 	}
 	runs := cfg.Runs()
 	return fmt.Sprintf("%s, %s: %d runs, %s written to %s",
 		head, advice.RoundsWord(cfg.Repeat), runs, humanize.IBytes(uint64(int64(runs)*per)), dir)
+}
+
+// variantJobWords are the plan line's words on variants and jobs: "" for
+// a plain sweep; the variants' tags (v1, v2) mark their runs' lines.
+func variantJobWords(cfg iobench.Config) string {
+	var s string
+	if len(cfg.Variants) > 0 {
+		tags := make([]string, len(cfg.Variants))
+		for i, v := range cfg.Variants {
+			tags[i] = fmt.Sprintf("v%d %s", i+1, v.Name)
+		}
+		s += fmt.Sprintf(" x %d variants interleaved (%s)", len(cfg.Variants), strings.Join(tags, ", "))
+	}
+	if cfg.Jobs > 1 {
+		s += fmt.Sprintf(" x %d jobs at once", cfg.Jobs)
+	}
+	return s
+}
+
+// variantTag is a run's variant as its live line shows it: " v2"; "" in
+// a sweep of one.
+func variantTag(cfg iobench.Config, variant string) string {
+	if variant == "" {
+		return ""
+	}
+	return fmt.Sprintf(" v%d", iobench.VariantRank(cfg.VariantNames(), variant)+1)
 }
 
 func budgetWords(cfg iobench.Config) string {
@@ -46,7 +74,8 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	fmt.Fprintf(&b, "data:     %d %s elements = %d bytes per run; source %s (%s in memory)\n",
 		cfg.Count, cfg.Type, cfg.TotalBytes(), cfg.Source, humanize.IBytes(uint64(cfg.SourceBytes())))
 	fmt.Fprintf(&b, "timing:   fsync %s; %s before each run (untimed); warm-up %s; order %s (seed %d; pass --seed %d to run this order)\n",
-		onOff(cfg.Fsync), cfg.Sync, onOff(cfg.Warmup), cfg.Order, cfg.Seed, cfg.Seed)
+		onOff(cfg.FlushKind() == iobench.FlushFsync), cfg.Sync, onOff(cfg.Warmup), cfg.Order, cfg.Seed, cfg.Seed)
+	fmt.Fprintf(&b, "i/o:      %s\n", ioPlanLine(cfg))
 	var sizes []string
 	for _, s := range cfg.Sizes {
 		sizes = append(sizes, fmt.Sprintf("%s (%d)", knee.FormatSize(s), s))
@@ -55,7 +84,7 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	order := iobench.RoundRuns(cfg, 1, cfg.Sizes, iobench.PlanRand(cfg), 0)
 	var first []string
 	for _, r := range order {
-		first = append(first, fmt.Sprintf("%s %s", r.Mode, knee.FormatSize(r.WriteSize)))
+		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, knee.FormatSize(r.WriteSize), variantTag(cfg, r.Variant)))
 	}
 	fmt.Fprintf(&b, "round 1:  %s\n", strings.Join(first, ", "))
 	if cfg.Auto {

@@ -127,7 +127,7 @@ func (o *liveObserver) RunStarted(r iobench.Run) {
 		o.start = time.Now() // after the warm-up, which the bar does not count
 	}
 	o.inRun = true
-	o.current = fmt.Sprintf("%s %s %s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round))
+	o.current = fmt.Sprintf("%s %s %s%s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant))
 }
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
@@ -230,7 +230,7 @@ func (o *liveObserver) RunFinished(s iobench.Sample) {
 	o.base += o.cfg.TotalBytes()
 	o.inRun = false
 	o.mu.Unlock()
-	o.printLine(runLine(s, o.roundWord(s.Round)))
+	o.printLine(runLine(s, o.roundWord(s.Round)+variantTag(o.cfg, s.Variant)))
 	if first {
 		o.printLine("iobench: " + o.estimate(time.Since(o.start)))
 	}

@@ -24,6 +24,11 @@ var settingFlags = []struct {
 	{"source", iobench.SetSource}, {"force", iobench.SetForce}, {"verify", iobench.SetVerify},
 	{"keep", iobench.SetKeep}, {"mode", iobench.SetMode}, {"direct", iobench.SetDirect},
 	{"drop-caches", iobench.SetDrop}, {"profile", iobench.SetProfile},
+	{"jobs", iobench.SetJobs}, {"convert", iobench.SetVariants}, {"type", iobench.SetVariants}, {"direct", iobench.SetVariants},
+	{"time-limit", iobench.SetTimeLimit}, {"data", iobench.SetData}, {"flush", iobench.SetFlush},
+	{"open-sync", iobench.SetOpenSync}, {"preallocate", iobench.SetPreallocate}, {"overwrite", iobench.SetOverwrite},
+	{"latency", iobench.SetLatency},
+	{"read-shift", iobench.SetReadShift},
 }
 
 // flagOf is the flag that sets s: "--count".
@@ -80,6 +85,9 @@ func overrides(c *cli.Context) profile.Overrides {
 		if c.IsSet(f.flag) {
 			given[f.setting] = true
 		}
+	}
+	if given[iobench.SetFlush] { // --flush says what --fsync would
+		given[iobench.SetFsync] = true
 	}
 	return given
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/mpiio"
 	"github.com/iobench/iobench/profile"
 	"github.com/iobench/iobench/report"
 )
@@ -37,9 +39,12 @@ type sweepJob struct {
 	profile        string
 	profileWhy     string
 	profileWarning string
-	total          bool // --total: --count/--size is split across ranks
-	shared         bool // --shared-file
-	anonymize      bool // --anonymize
+	total          bool      // --total: --count/--size is split across ranks
+	shared         bool      // --shared-file
+	anonymize      bool      // --anonymize
+	applyFor       []string  // --for
+	io             ioAPI     // --api, --collective, --hint
+	mpiio          *mpiio.FS // the data's file system with --api mpiio
 	cl             *mpiJob
 	env            *env // the process: MPI world, environment, the runner for signals
 }
@@ -68,11 +73,20 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
+	if cfg.Jobs > 1 && e.ranks() > 1 {
+		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
+	}
 	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"),
 		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
 		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
 		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
 	if err := j.checkFlags(); err != nil {
+		return nil, err
+	}
+	if j.io, err = ioAPIFromFlags(c, e.getenv); err != nil {
+		return nil, err
+	}
+	if j.applyFor, err = forFromFlags(c); err != nil {
 		return nil, err
 	}
 	info, err := statDir(cfg.Dir)
@@ -87,6 +101,9 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	}
 	if err := j.cfg.Validate(); err != nil {
 		return nil, asUsage(err)
+	}
+	if err := j.io.check(j.cfg, j.shared); err != nil {
+		return nil, err
 	}
 	j.rep = &report.Report{
 		Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
@@ -134,6 +151,20 @@ func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
 	}
 	j.profile, j.profileWhy = p.Name, strings.Join(append([]string{why}, notes...), "; ")
 	return nil
+}
+
+// lustreStripe is the directory's Lustre stripe size for the how-to-apply
+// block: 0 off Lustre, or when lfs cannot tell (never st_blksize, which
+// Lustre caps).
+func lustreStripe(info fsinfo.Info, dir string) int64 {
+	if !strings.EqualFold(info.Type, "lustre") {
+		return 0
+	}
+	n, err := profile.StripeSize(cmp.Or(info.ResolvedDir, dir), profile.DefaultEnv())
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // commandLine is the command as the user typed it.
@@ -241,12 +272,14 @@ func (j *sweepJob) run(ctx context.Context) error {
 	if j.dryRun {
 		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)
 	}
+	j.rep.ApplyFor, j.rep.Config.StripeSize = j.applyFor, lustreStripe(j.rep.FS, j.cfg.Dir)
 	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.profile, j.profileWhy)
 	if err := j.preflight(); err != nil {
 		return err
 	}
 	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.rep.FS.ResolvedDir))
 	j.rep.Warnings = append(iobench.RenderAll(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), flagWords), j.env.launcherWarnings()...)
+	j.rep.Warnings = append(j.rep.Warnings, j.mpiWarnings()...)
 	if j.profileWarning != "" {
 		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
 	}
@@ -254,6 +287,10 @@ func (j *sweepJob) run(ctx context.Context) error {
 		if w := staleWarning(j.cfg.Dir); w != "" {
 			j.rep.Warnings = append(j.rep.Warnings, w)
 		}
+	}
+	if j.cl != nil { // the header shows the job; aggregate adds the per-rank runs
+		j.rep.MPI = j.cl.layout()
+		j.describeMPI(j.rep.MPI)
 	}
 	streamHeader := j.format == "text" && j.toStdout()
 	// On one terminal the text report's own warning lines are the copy.
@@ -312,18 +349,26 @@ func (j *sweepJob) aggregate(res *iobench.Result) (agg *iobench.Result, done boo
 	if err != nil || j.cl.Rank() != 0 {
 		return res, true, err
 	}
-	info.SharedFile, info.CountPerRank = j.shared, !j.total
+	j.describeMPI(info)
+	j.reportHints(info)
 	j.rep.MPI = info
 	return agg, false, nil
 }
 
 func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix string) (*iobench.Result, error) {
-	r := &iobench.Runner{Config: j.cfg, FS: iobench.OSFS{Dir: j.rep.FS.ResolvedDir, RawSyscalls: j.rep.FS.Local()}, Shared: shared, Prefix: prefix}
+	fs, err := j.dataFS(shared)
+	if err != nil {
+		return &iobench.Result{Incomplete: true}, err
+	}
+	r := &iobench.Runner{Config: j.cfg, FS: fs, Shared: shared, Prefix: prefix}
 	if j.cl != nil {
 		r.Coord = j.cl
 		fmt.Fprintf(j.stderr, "iobench: live lines and bar are rank 0's own runs (per rank); the report aggregates all %d ranks\n", j.cl.Size())
 	}
-	j.env.active.Store(r)
+	if j.cfg.Jobs > 1 {
+		fmt.Fprintf(j.stderr, "iobench: live lines and bar are job 0's own runs (per job); the report aggregates all %d jobs\n", j.cfg.Jobs)
+	}
+	j.env.active.Store(sweepRun{r})
 	defer j.env.active.Store(nil)
 	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
 	defer obs.stop()

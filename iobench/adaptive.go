@@ -124,15 +124,18 @@ func (a *autoRounds) stop(why string) []int64 {
 	return nil
 }
 
-// runs are the samples of the direction the knee is for.
+// runs are the samples of the direction the knee is for, of the first
+// variant: an interleaved sweep's rounds follow the reference's knee, and
+// run the sizes it chooses for every variant.
 func (a *autoRounds) runs(samples []Sample) []knee.Runs {
 	mode := ModeWrite
 	if a.cfg.Mode == ModeRead {
 		mode = ModeRead
 	}
+	first := a.cfg.VariantList()[0].Name
 	var out []knee.Runs
 	for _, s := range samples {
-		if s.Mode == mode {
+		if s.Mode == mode && s.Variant == first {
 			out = append(out, knee.Runs{Size: s.WriteSize, MiBPerSec: []float64{s.MiBPerSec()}})
 		}
 	}
@@ -200,15 +203,20 @@ func plateauSizes(runs []knee.Runs, est knee.Estimate) []int64 {
 }
 
 // predict is the wall time a round of sizes would take: each size's
-// longest run so far (erring long, so the budget holds) plus the mean
-// overhead per run (sync, open, removal) that the elapsed time shows
-// beyond the timed runs, padded by predictMargin.
+// longest run so far (erring long, so the budget holds), for each
+// variant, plus the mean overhead per run (sync, open, removal) that the
+// elapsed time shows beyond the timed runs, padded by predictMargin.
 func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
+	type key struct {
+		variant string
+		size    int64
+	}
 	var timed float64
-	perSize := map[int64][]float64{}
+	perSize := map[key][]float64{}
 	for _, s := range samples {
 		timed += s.Seconds
-		perSize[s.WriteSize] = append(perSize[s.WriteSize], s.Seconds)
+		k := key{s.Variant, s.WriteSize}
+		perSize[k] = append(perSize[k], s.Seconds)
 	}
 	overhead := 0.0
 	if n := len(samples); n > 0 {
@@ -217,7 +225,9 @@ func (a *autoRounds) predict(samples []Sample, sizes []int64) float64 {
 	dirs := float64(len(a.cfg.Mode.Directions()))
 	var cost float64
 	for _, size := range sizes {
-		cost += dirs * (longest(perSize[size]) + overhead)
+		for _, v := range a.cfg.VariantList() {
+			cost += dirs * (longest(perSize[key{v.Name, size}]) + overhead)
+		}
 	}
 	return predictMargin * cost
 }

@@ -1,8 +1,11 @@
 package iobench
 
 import (
+	"cmp"
 	"math/bits"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/iobench/iobench/convert"
@@ -29,6 +32,42 @@ const (
 	SyncFS   SyncMode = "syncfs" // syncfs(2) on the target file system
 	SyncAll  SyncMode = "sync"   // sync(2), every file system
 	SyncNone SyncMode = "none"
+)
+
+// DataPattern is what the data written holds.
+type DataPattern string
+
+// Data patterns.
+const (
+	// DataRamp: element i holds the value i, as the reference program's
+	// p[i] = i; compressible and deduplicable, but easy to check by eye.
+	DataRamp DataPattern = "ramp"
+	// DataRandom: incompressible bytes from a fast seeded generator
+	// (Config.Seed), so --verify can regenerate them.
+	DataRandom DataPattern = "random"
+	// DataZero: zero bytes, what compressing or thin-provisioned storage
+	// handles best.
+	DataZero DataPattern = "zero"
+)
+
+// FlushMode is the flush after the last write of a run, inside the timing.
+type FlushMode string
+
+// Flush modes.
+const (
+	FlushFsync     FlushMode = "fsync"     // fsync(2): data and metadata
+	FlushFdatasync FlushMode = "fdatasync" // fdatasync(2): data, and metadata only as reading it back needs
+	FlushNone      FlushMode = "none"
+)
+
+// OpenSync is a synchronous-write flag on the data file's open.
+type OpenSync string
+
+// Open flags for synchronous writes.
+const (
+	OpenSyncOff OpenSync = ""      // neither
+	OpenDSync   OpenSync = "dsync" // O_DSYNC: each write(2) returns once its data is stable
+	OpenSyncAll OpenSync = "sync"  // O_SYNC: the same, with all metadata
 )
 
 // Order is the order in which the runs of a round visit the write sizes.
@@ -80,7 +119,35 @@ type Config struct {
 	Mode           Mode       `json:"mode"`   // write, read or both
 	Direct         bool       `json:"direct"` // O_DIRECT
 	Drop           DropMode   `json:"-"`      // how read runs avoid the page cache
-	Ranks          int        `json:"-"`      // processes writing to the file system at once (MPI); 0 means 1
+	// TimeLimit stops each run's calls once it has run this long
+	// (stonewalling); throughput is then the bytes moved over the time
+	// taken. 0: every run moves all the data.
+	TimeLimit time.Duration `json:"time_limit"`
+	Data      DataPattern   `json:"data"`  // what the data holds; "" is DataRamp
+	Flush     FlushMode     `json:"flush"` // flush inside the timing; "": FlushFsync if Fsync, else none
+	OpenSync  OpenSync      `json:"open_sync"`
+	// Preallocate fallocates each data file to its full size before the
+	// timed run, untimed; the run then opens it for writing.
+	Preallocate bool `json:"preallocate"`
+	// Overwrite writes every run into one data file iobench creates and
+	// writes in full before the first run, instead of a new file each run.
+	Overwrite bool `json:"overwrite"`
+	// Latency times write(2) and read(2) calls into a histogram per run.
+	Latency bool `json:"latency"`
+	Ranks   int  `json:"-"` // processes writing to the file system at once (MPI); 0 means 1
+	// ReadShift makes each MPI rank's read runs read the file of the rank
+	// ReadShift places on, (rank+ReadShift) mod ranks, as IOR's -C does,
+	// so no rank reads what its own client cached; 0: its own file.
+	ReadShift int `json:"read_shift,omitempty"`
+	// Variants, when set, are the ways of writing the data that one
+	// interleaved plan compares (Variant); they replace Type, Convert
+	// and Direct, and Count counts elements of Type. The first is the
+	// reference.
+	Variants []Variant `json:"variants,omitempty"`
+	// Jobs is the number of writers in this process, each with its own
+	// file (or segment of a shared one), run together and aggregated as
+	// MPI ranks are; 0 means 1.
+	Jobs int `json:"jobs,omitempty"`
 }
 
 // Mode is the direction measured.
@@ -119,8 +186,33 @@ func DefaultConfig() Config {
 		Source:  SourceArray,
 		Mode:    ModeWrite,
 		Drop:    DropFadvise,
+		Data:    DataRamp,
 	}
 }
+
+// DataKind is the data pattern, DataRamp when unset.
+func (c Config) DataKind() DataPattern {
+	if c.Data == "" {
+		return DataRamp
+	}
+	return c.Data
+}
+
+// FlushKind is the flush inside the timing: Flush, or from Fsync when it
+// is unset (profiles and callers of older versions set Fsync).
+func (c Config) FlushKind() FlushMode {
+	switch {
+	case c.Flush != "":
+		return c.Flush
+	case c.Fsync:
+		return FlushFsync
+	}
+	return FlushNone
+}
+
+// Durable reports whether each run's data is on stable storage when the
+// run's clock stops: a flush inside the timing or a synchronous open.
+func (c Config) Durable() bool { return c.FlushKind() != FlushNone || c.OpenSync != OpenSyncOff }
 
 // ElemSize is the size of one element in bytes.
 func (c Config) ElemSize() int64 { return int64(c.Type.Size()) }
@@ -151,6 +243,9 @@ func IsPowerOfTwo(n int64) bool { return n > 0 && bits.OnesCount64(uint64(n)) ==
 
 // Validate checks the plan before any I/O. Errors are *ConfigError.
 func (c Config) Validate() error {
+	if len(c.Variants) > 0 {
+		return c.validVariants()
+	}
 	switch {
 	case c.Count <= 0:
 		return configErr(SetCount, c.Count, "%d must be positive", c.Count)
@@ -166,8 +261,20 @@ func (c Config) Validate() error {
 		return configErr(SetTimeBudget, c.TimeBudget, "%s needs %s auto (a fixed %s runs its rounds whatever they cost)", c.TimeBudget, SetRepeat.Ref(), SetRepeat.Ref())
 	case len(c.Sizes) == 0:
 		return configErr(SetSizes, "", "no write sizes to run")
+	case c.Jobs < 0 || c.Jobs > MaxJobs:
+		return configErr(SetJobs, c.Jobs, "%d must be between 1 and %d", c.Jobs, MaxJobs)
+	case c.Jobs > 1 && c.Ranks > 1:
+		return configErr(SetJobs, c.Jobs, "%d writers per process with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", c.Jobs, c.Ranks)
+	case c.Jobs > 1 && c.Keep:
+		return configErr(SetKeep, true, "keeps one data file; it is not available with %s above 1", SetJobs.Ref())
 	case c.Direct && directFlag == 0:
 		return configErr(SetDirect, true, "O_DIRECT is not available on %s; iobench supports it on Linux only", runtime.GOOS)
+	case c.TimeLimit < 0:
+		return configErr(SetTimeLimit, c.TimeLimit, "%s must be positive", c.TimeLimit)
+	case c.Preallocate && !canFallocate:
+		return configErr(SetPreallocate, true, "fallocate(2) is not available on %s; iobench supports it on Linux only", runtime.GOOS)
+	case c.Flush == FlushFdatasync && !canFdatasync:
+		return configErr(SetFlush, c.Flush, "fdatasync(2) is not available on %s; use %s fsync", runtime.GOOS, SetFlush.Ref())
 	}
 	for _, s := range c.Sizes {
 		if err := c.validSize(s); err != nil {
@@ -182,6 +289,10 @@ func (c Config) Validate() error {
 	}
 	return c.validCombination()
 }
+
+// MaxJobs bounds Jobs: each job is a goroutine with its own source and
+// data file.
+const MaxJobs = 1024
 
 // MaxRepeat bounds --repeat: the plan is held in memory, and a million
 // rounds of a 2 GB sweep is a typo, not an experiment.
@@ -217,6 +328,12 @@ func (c Config) validCombination() error {
 	}
 	if c.Mode != ModeWrite && c.Stride > 1 {
 		return configErr(SetStride, c.Stride, "%d applies to writes only; use %s 1 with %s %s", c.Stride, SetStride.Ref(), SetMode.Ref(), c.Mode)
+	}
+	if err := c.validWriteOptions(); err != nil {
+		return err
+	}
+	if err := c.validReadShift(); err != nil {
+		return err
 	}
 	if !c.Direct {
 		return nil
@@ -264,6 +381,48 @@ func (c Config) validEnums() error {
 	case ModeWrite, ModeRead, ModeBoth:
 	default:
 		return configErr(SetMode, c.Mode, "unknown value %q (valid: write, read, both)", c.Mode)
+	}
+	// "" is each one's default: ramp, the flush Fsync says, no sync flag.
+	return cmp.Or(oneOf(SetData, c.Data, "", DataRamp, DataRandom, DataZero),
+		oneOf(SetFlush, c.Flush, "", FlushFsync, FlushFdatasync, FlushNone),
+		oneOf(SetOpenSync, c.OpenSync, OpenSyncOff, OpenDSync, OpenSyncAll))
+}
+
+// oneOf is nil if v is one of valid, else the error naming the valid
+// values (all but "").
+func oneOf[T ~string](set Setting, v T, valid ...T) error {
+	if slices.Contains(valid, v) {
+		return nil
+	}
+	var names []string
+	for _, n := range valid {
+		if n != "" {
+			names = append(names, string(n))
+		}
+	}
+	return configErr(set, v, "unknown value %q (valid: %s)", v, strings.Join(names, ", "))
+}
+
+// validWriteOptions rejects write options that contradict each other or
+// have no write run to apply to.
+func (c Config) validWriteOptions() error {
+	if c.Flush != "" && c.Fsync && c.Flush != FlushFsync {
+		return configErr(SetFlush, c.Flush, "%s contradicts %s, which means %s fsync; give one", c.Flush, SetFsync.Ref(), SetFlush.Ref())
+	}
+	if c.Mode != ModeRead {
+		return nil
+	}
+	for _, o := range []struct {
+		set Setting
+		on  bool
+		v   any
+	}{
+		{SetFlush, c.Flush != "" && c.Flush != FlushNone, c.Flush}, {SetOpenSync, c.OpenSync != OpenSyncOff, c.OpenSync},
+		{SetPreallocate, c.Preallocate, true}, {SetOverwrite, c.Overwrite, true},
+	} {
+		if o.on {
+			return configErr(o.set, o.v, "applies to write runs; use it with %s write or both", SetMode.Ref())
+		}
 	}
 	return nil
 }

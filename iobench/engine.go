@@ -51,6 +51,15 @@ type Result struct {
 	Incomplete       bool              `json:"incomplete"`
 	LeftFiles        []LeftFile        `json:"left_files,omitempty"` // data files that could not be removed
 	Verified         *Verified         `json:"verified,omitempty"`   // what --verify read back and checked
+	// Variants names the variants of an interleaved sweep in plan order,
+	// the reference first; nil for a sweep of one.
+	Variants []string `json:"variants,omitempty"`
+	// VariantConvertMiBPerSec is each named variant's in-memory pack
+	// speed per write size (ConvertMiBPerSec is the first variant's).
+	VariantConvertMiBPerSec map[string]map[int64]float64 `json:"variant_convert_mib_per_s,omitempty"`
+	// Jobs is how the writers of a sweep with Config.Jobs above 1 did:
+	// Samples are then their aggregates, run by run.
+	Jobs *JobsResult `json:"jobs,omitempty"`
 }
 
 // Verified counts what --verify read back and found as written.
@@ -88,6 +97,8 @@ type Runner struct {
 	Shared   *Shared     // nil: a file per process
 	Prefix   string      // data file name prefix; default: unique per process
 
+	plan     Config         // Config as given; Config is the current variant's
+	variants []*variantData // each variant's data, in plan order
 	src      *source
 	packer   *convert.Packer
 	buf      []byte // conversion buffer, one write size
@@ -104,17 +115,34 @@ type Runner struct {
 	closed   bool              // RemoveFiles ran: create nothing more
 	kept     string
 	readFile string
+	readPeer *peerFile // with ReadShift: the other process's file the read runs read
+	jobs     []*Runner // with Config.Jobs above 1, the writers Run runs
+
+	overwrite string           // with Config.Overwrite: the one file every write run writes into
+	fullPass  bool             // the pass under way moves all the data whatever TimeLimit says
+	cut       *atomic.Bool     // set once the current run's TimeLimit has passed
+	lat       *latencyRecorder // with Config.Latency; reset for each run
+	runLat    *latencyRecorder // lat during a timed run, else nil
 }
 
 // Progress is the number of bytes the current run has moved so far; safe
 // to call from another goroutine.
-func (r *Runner) Progress() int64 { return r.moved.Load() }
+// With several jobs it is job 0's.
+func (r *Runner) Progress() int64 {
+	if jobs := r.jobList(); len(jobs) > 0 {
+		return jobs[0].Progress()
+	}
+	return r.moved.Load()
+}
 
 // Run executes the plan. On failure or cancellation it returns the samples
 // measured so far with Incomplete set, and has removed its data files.
 func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
+	if r.Config.Jobs > 1 {
+		return r.runJobs(ctx)
+	}
 	defer holdTermSignals()()
-	res = &Result{}
+	res = &Result{Variants: r.Config.VariantNames()}
 	defer func() {
 		if r.Config.Verify {
 			v := r.verified
@@ -143,7 +171,7 @@ func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
 		}
 		return res, err
 	}
-	r.measureConversion(res)
+	r.measureConversions(res)
 	return res, nil
 }
 
@@ -166,11 +194,10 @@ func (r *Runner) setup() error {
 	if err := r.Config.Validate(); err != nil {
 		return err
 	}
-	packer, err := convert.NewPacker(r.Config.Type, r.Config.Convert, r.Config.Stride)
-	if err != nil {
+	if err := r.setupIO(); err != nil {
 		return err
 	}
-	r.packer = packer
+	var err error
 	if r.prefix = r.Prefix; r.prefix == "" {
 		if r.prefix, err = UniquePrefix(); err != nil {
 			return err
@@ -179,8 +206,22 @@ func (r *Runner) setup() error {
 	r.files = map[string]FileID{}
 	r.setPhase(PhaseFill)
 	defer r.setPhase(PhaseIdle)
-	if r.src, err = newSource(r.Config, r.stop.Load, r.moved.Store); err != nil {
+	return r.setupVariants()
+}
+
+// setupData makes the current variant's (r.Config's) packer, source and
+// conversion buffer; src, if not nil, is a source of the same data to
+// share.
+func (r *Runner) setupData(src *source) error {
+	packer, err := convert.NewPacker(r.Config.Type, r.Config.Convert, r.Config.Stride)
+	if err != nil {
 		return err
+	}
+	r.packer, r.src, r.buf = packer, src, nil
+	if src == nil {
+		if r.src, err = newSource(r.Config, r.stop.Load, r.moved.Store); err != nil {
+			return err
+		}
 	}
 	if !packer.Identity() {
 		r.buf, err = allocAligned(r.Config.MaxSize())
@@ -189,10 +230,13 @@ func (r *Runner) setup() error {
 }
 
 func (r *Runner) teardown(res *Result) {
-	if r.src == nil {
+	if r.src == nil && len(r.variants) == 0 {
 		return
 	}
 	if r.Config.Keep && !res.Incomplete {
+		if r.kept == "" {
+			r.kept = r.overwrite
+		}
 		if r.kept == "" {
 			r.kept = r.readFile
 		}
@@ -200,18 +244,22 @@ func (r *Runner) teardown(res *Result) {
 		r.forget(r.kept)
 	}
 	r.RemoveFiles()
-	r.src.free()
-	freeAligned(r.buf)
+	r.freeData()
 }
 
 func (r *Runner) keptPath() string {
-	if o, ok := r.FS.(OSFS); ok && r.kept != "" {
+	if o, ok := r.FS.(Pather); ok && r.kept != "" {
 		return o.Path(r.kept)
 	}
 	return r.kept
 }
 
 func (r *Runner) sweep(res *Result) error {
+	if r.Config.Overwrite {
+		if err := r.agree(r.layOut()); err != nil {
+			return err
+		}
+	}
 	if r.Config.Warmup {
 		if err := r.agree(r.warmup()); err != nil {
 			return err
@@ -222,20 +270,24 @@ func (r *Runner) sweep(res *Result) error {
 		if err := r.agree(r.prepareReadFile()); err != nil {
 			return err
 		}
+		if err := r.agree(r.shiftReadFile()); err != nil {
+			return err
+		}
 	}
-	rng := PlanRand(r.Config)
+	rng := PlanRand(r.plan)
 	var auto *autoRounds
 	if r.Config.Auto {
-		auto = newAutoRounds(r.Config, time.Now())
+		auto = newAutoRounds(r.plan, time.Now())
 		defer func() { res.Adaptive = &auto.log }()
 	}
 	sizes := r.Config.Sizes
 	for round := 1; len(sizes) > 0; round++ {
-		runs := RoundRuns(r.Config, round, sizes, rng, len(res.Samples))
+		runs := RoundRuns(r.plan, round, sizes, rng, len(res.Samples))
 		if r.Observer != nil {
 			r.Observer.RoundPlanned(round, runs)
 		}
 		for _, run := range runs {
+			r.useVariant(run.Variant)
 			s, err := r.coordinated(run)
 			if err != nil {
 				return err
@@ -247,7 +299,7 @@ func (r *Runner) sweep(res *Result) error {
 			return err
 		}
 	}
-	return nil
+	return r.readsDone()
 }
 
 // nextRound is the sizes of the round after round: every size until Repeat
@@ -306,6 +358,9 @@ func (r *Runner) prepare(run Run) error {
 	if err := r.FS.Sync(r.Config.Sync); err != nil {
 		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, describedError{err})
 	}
+	if p, ok := r.FS.(RunPreparer); ok {
+		p.PrepareRun(run)
+	}
 	if run.Mode == ModeWrite {
 		return r.PrepareShared()
 	}
@@ -320,6 +375,10 @@ func (r *Runner) runOnce(run Run) (Sample, string, error) {
 	if r.Shared != nil {
 		s, err := r.sharedWriteRun(run)
 		return s, r.Shared.Name, err
+	}
+	if r.overwrite != "" { // kept until the end: no name to release
+		s, err := r.overwriteRun(run)
+		return s, "", err
 	}
 	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq))
 	return s, name, err
@@ -349,6 +408,12 @@ func (r *Runner) warmup() error {
 		r.Observer.WarmupStarted()
 	}
 	run := Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}
+	if r.overwrite != "" {
+		if _, err := r.overwriteRun(run); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+		return nil
+	}
 	name, _, err := r.writeFile(run, "warmup")
 	if err != nil {
 		return fmt.Errorf("warm-up: %w", err)
@@ -358,7 +423,9 @@ func (r *Runner) warmup() error {
 
 func (r *Runner) prepareReadFile() error {
 	run := Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}
+	r.fullPass = true
 	name, _, err := r.writeFile(run, "read")
+	r.fullPass = false
 	if err != nil {
 		return fmt.Errorf("writing the file for read runs: %w", err)
 	}
@@ -370,28 +437,26 @@ func (r *Runner) prepareReadFile() error {
 }
 
 func (r *Runner) readRun(run Run) (Sample, error) {
-	if err := r.FS.DropCache(r.readFile, r.id(r.readFile), r.Config.Drop); err != nil {
+	name, id := r.readTarget()
+	if err := r.FS.DropCache(name, id, r.Config.Drop); err != nil {
 		return Sample{}, fmt.Errorf("dropping cached pages before the %d-byte read run: %w", run.WriteSize, err)
 	}
 	return r.readPass(run)
 }
 
 // writeFile creates a data file and writes the data to it in calls of
-// run.WriteSize bytes, timed from open to close. The file is left in place.
+// run.WriteSize bytes, timed from open to close (with Preallocate, the
+// file is created and allocated before the clock starts). The file is
+// left in place.
 func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 	var name string
-	s, err := r.timed(run, func() (File, error) {
-		n, f, err := r.create(tag)
-		name = n
-		return f, err
-	}, r.writeChunks)
-	if err == nil && r.Config.Verify {
-		err = r.verify(name, run)
+	s := Sample{Run: run}
+	open, err := r.newFile(tag, &name)
+	if err == nil {
+		s, err = r.timed(run, open, r.writeChunks)
 	}
 	if err == nil && r.Config.Verify {
-		r.verified.Files++
-		r.verified.Elements += r.Config.Count
-		r.verified.Bytes += r.Config.Count * r.Config.ElemSize()
+		err = r.verifyRun(name, s)
 	}
 	if err != nil {
 		_ = r.remove(name)
@@ -400,21 +465,41 @@ func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 	return name, s, nil
 }
 
+// verifyRun reads back what the run s wrote and counts it as checked.
+func (r *Runner) verifyRun(name string, s Sample) error {
+	elems := s.Bytes / r.Config.ElemSize()
+	if err := r.verify(name, s.Run, elems); err != nil {
+		return err
+	}
+	r.verified.Files++
+	r.verified.Elements += elems
+	r.verified.Bytes += elems * r.Config.ElemSize()
+	return nil
+}
+
 // timed is one timed pass: from before open to after close on the
-// monotonic clock, with fsync inside for writes when asked.
+// monotonic clock, with the flush inside for writes when asked. Once
+// TimeLimit has passed, no further call is made (stonewalling).
 func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Sample) error) (Sample, error) {
 	defer r.setPhase(PhaseIdle)
 	r.setPhase(PhaseOpen)
+	r.runLat = nil
+	if r.lat != nil {
+		r.lat.reset(uint64(run.Seq)*randomGamma + uint64(run.WriteSize))
+		r.runLat = r.lat
+	}
 	s := Sample{Run: run, Start: time.Now()}
+	stopLimit := r.startLimit()
 	f, err := open()
 	if err != nil {
+		stopLimit()
 		return s, wrapOp("open", err)
 	}
 	r.setPhase(map[Mode]Phase{ModeWrite: PhaseWrite, ModeRead: PhaseRead}[run.Mode])
 	err = move(f, &s)
-	if err == nil && run.Mode == ModeWrite && r.Config.Fsync {
-		r.setPhase(PhaseFsync)
-		err = wrapOp("fsync", f.Fsync())
+	stopLimit()
+	if err == nil && run.Mode == ModeWrite {
+		err = r.flush(f)
 	}
 	r.setPhase(PhaseClose)
 	if cerr := f.Close(); err == nil {
@@ -422,17 +507,26 @@ func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Samp
 	}
 	s.End = time.Now()
 	s.Seconds = s.End.Sub(s.Start).Seconds()
+	if r.runLat != nil {
+		s.Latency = r.runLat.hist.latency()
+		r.runLat = nil
+	}
 	r.moved.Store(0)
 	return s, err
 }
 
 // eachChunk walks the data in chunks of s.WriteSize bytes (the last one
-// shorter), as element ranges, stopping at an error or an interrupt.
+// shorter), as element ranges, stopping at an error or an interrupt, and
+// after at least one chunk once the run's time limit passed.
 func (r *Runner) eachChunk(s *Sample, do func(first, n int64) error) error {
 	per := s.WriteSize / r.Config.ElemSize()
 	for first := int64(0); first < r.Config.Count; first += per {
 		if r.stop.Load() {
 			return ErrInterrupted
+		}
+		if first > 0 && r.cut != nil && r.cut.Load() {
+			s.TimeLimited = true
+			return nil
 		}
 		if err := do(first, min(per, r.Config.Count-first)); err != nil {
 			return err
@@ -478,7 +572,7 @@ func (r *Runner) runError(run Run, name string, bytes int64, err error) error {
 }
 
 func (r *Runner) displayPath(name string) string {
-	if o, ok := r.FS.(OSFS); ok {
+	if o, ok := r.FS.(Pather); ok {
 		return o.Path(name)
 	}
 	return name
@@ -494,14 +588,15 @@ func (r *Runner) writeChunks(f File, s *Sample) error {
 			r.packer.Pack(out, chunk)
 			chunk = out
 		}
-		return writeFull(f, chunk, s)
+		return writeTimed(f, chunk, s, r.runLat)
 	})
 }
 
 func (r *Runner) readPass(run Run) (Sample, error) {
-	s, err := r.timed(run, func() (File, error) { return r.FS.Open(r.readFile, r.id(r.readFile), r.Config.Direct) }, r.readChunks)
+	name, id := r.readTarget()
+	s, err := r.timed(run, func() (File, error) { return r.FS.Open(name, id, r.Config.Direct) }, r.readChunks)
 	if err != nil {
-		return s, r.runError(run, r.readFile, s.Bytes, err)
+		return s, r.runError(run, name, s.Bytes, err)
 	}
 	return s, nil
 }
@@ -512,10 +607,10 @@ func (r *Runner) readChunks(f File, s *Sample) error {
 	return r.eachChunk(s, func(first, n int64) error {
 		dst := r.src.region(first, n)
 		if identity {
-			return readFull(f, dst, s)
+			return readTimed(f, dst, s, r.runLat)
 		}
 		in := r.buf[:n*es]
-		if err := readFull(f, in, s); err != nil {
+		if err := readTimed(f, in, s, r.runLat); err != nil {
 			return err
 		}
 		r.packer.Unpack(dst, in)
@@ -633,6 +728,9 @@ func (r *Runner) LeftFiles() []LeftFile {
 // It is safe to call from a signal handler's goroutine.
 // After it, the runner creates no more files.
 func (r *Runner) RemoveFiles() {
+	for _, j := range r.closeJobs() {
+		j.RemoveFiles()
+	}
 	r.removeAll(nil)
 	r.removeOrphanedShared()
 }
@@ -668,6 +766,9 @@ func (r *Runner) removeAll(done func(name string)) {
 // confirm removed (still being created, removal hung in the kernel or
 // failed), so the caller can name them and exit at once.
 func (r *Runner) Abandon(wait time.Duration) []string {
+	if jobs := r.closeJobs(); len(jobs) > 0 {
+		return abandonJobs(jobs, wait)
+	}
 	r.mu.Lock()
 	pending := map[string]bool{}
 	for n := range r.files {

@@ -33,6 +33,19 @@ type FS interface {
 	DropCache(name string, id FileID, mode DropMode) error
 }
 
+// RunPreparer is an FS that must know each timed run before it starts,
+// such as MPI-IO's, whose collective calls every rank makes alike. The
+// engine calls PrepareRun during the run's untimed preparation.
+type RunPreparer interface {
+	PrepareRun(run Run)
+}
+
+// Pather is an FS whose data files have full paths to show in errors and
+// reports (OSFS, and file systems built on it).
+type Pather interface {
+	Path(name string) string
+}
+
 // File is one open data file. Its methods return raw errors (EINTR
 // included) so the engine can retry and count them.
 type File interface {
@@ -72,6 +85,32 @@ type OSFS struct {
 	// a call can block for seconds, and a raw one then blocks signals and
 	// garbage collection with it.
 	RawSyscalls bool
+
+	syncFlag int // O_DSYNC or O_SYNC on every open for writing (withOpenSync)
+}
+
+// syncOpener is an FS that can open its data files for synchronous writes.
+type syncOpener interface {
+	withOpenSync(mode OpenSync) FS
+}
+
+// withOpenSync is o opening every data file it writes with O_DSYNC
+// (OpenDSync) or O_SYNC (OpenSyncAll).
+func (o OSFS) withOpenSync(mode OpenSync) FS {
+	o.syncFlag = map[OpenSync]int{OpenDSync: unix.O_DSYNC, OpenSyncAll: unix.O_SYNC}[mode]
+	return o
+}
+
+// Allocator is a File that can reserve its blocks up front (fallocate).
+type Allocator interface {
+	// Allocate makes the file size bytes long with its blocks allocated.
+	Allocate(size int64) error
+}
+
+// Datasyncer is a File that can flush its data without the metadata a
+// read does not need (fdatasync).
+type Datasyncer interface {
+	Fdatasync() error
 }
 
 // Path is the full path of a data file.
@@ -137,6 +176,9 @@ func (o OSFS) openExisting(name string, id FileID, flags int, direct bool) (int,
 
 func (o OSFS) open(name string, flags int, direct bool) (int, error) {
 	flags |= unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if flags&unix.O_ACCMODE != unix.O_RDONLY {
+		flags |= o.syncFlag
+	}
 	if direct {
 		flags |= directFlag
 	}
@@ -260,6 +302,14 @@ func (f fdFile) Read(p []byte) (int, error) {
 
 func (f fdFile) Fsync() error { return retryEINTR(func() error { return unix.Fsync(f.fd) }) }
 func (f fdFile) Close() error { return unix.Close(f.fd) }
+
+// Fdatasync flushes the file's data (fdatasync(2), Linux only).
+func (f fdFile) Fdatasync() error { return retryEINTR(func() error { return fdatasync(f.fd) }) }
+
+// Allocate reserves the file's blocks with fallocate(2) (Linux only).
+func (f fdFile) Allocate(size int64) error {
+	return retryEINTR(func() error { return fallocate(f.fd, size) })
+}
 
 func retryEINTR(op func() error) error {
 	for {

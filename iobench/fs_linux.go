@@ -8,6 +8,14 @@ import (
 
 const directFlag = unix.O_DIRECT
 
+// canFallocate and canFdatasync: the calls exist here.
+const canFallocate, canFdatasync = true, true
+
+func fdatasync(fd int) error { return unix.Fdatasync(fd) }
+
+// fallocate allocates size bytes and sets the file's size to them (mode 0).
+func fallocate(fd int, size int64) error { return unix.Fallocate(fd, 0, 0, size) }
+
 // syncFS flushes only the file system holding dir, so other busy file
 // systems on the node do not stall the sweep.
 func syncFS(dir string) error {

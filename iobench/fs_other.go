@@ -11,6 +11,14 @@ import (
 
 const directFlag = 0
 
+// canFallocate and canFdatasync: Config.Validate refuses what is missing.
+const canFallocate, canFdatasync = false, false
+
+var errUnsupported = fmt.Errorf("not supported on %s", runtime.GOOS)
+
+func fdatasync(int) error        { return errUnsupported }
+func fallocate(int, int64) error { return errUnsupported }
+
 // syncFS falls back to sync(2) where syncfs(2) does not exist.
 func syncFS(string) error {
 	unix.Sync()

@@ -8,9 +8,12 @@ import (
 
 // writeFull writes all of p, retrying short writes and EINTR and counting
 // both, so nothing is silently lost.
-func writeFull(f File, p []byte, s *Sample) error {
+func writeFull(f File, p []byte, s *Sample) error { return writeTimed(f, p, s, nil) }
+
+// writeTimed is writeFull with the calls lat picks timed (lat may be nil).
+func writeTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
 	for len(p) > 0 {
-		n, err := f.Write(p)
+		n, err := call(f, p, true, lat)
 		s.Calls++
 		if n > 0 {
 			s.Bytes += int64(n)
@@ -32,9 +35,12 @@ func writeFull(f File, p []byte, s *Sample) error {
 }
 
 // readFull fills p, retrying short reads and EINTR.
-func readFull(f File, p []byte, s *Sample) error {
+func readFull(f File, p []byte, s *Sample) error { return readTimed(f, p, s, nil) }
+
+// readTimed is readFull with the calls lat picks timed (lat may be nil).
+func readTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
 	for len(p) > 0 {
-		n, err := f.Read(p)
+		n, err := call(f, p, false, lat)
 		s.Calls++
 		if n > 0 {
 			s.Bytes += int64(n)
@@ -50,4 +56,22 @@ func readFull(f File, p []byte, s *Sample) error {
 		}
 	}
 	return nil
+}
+
+// call makes one write(2) (or read(2)) on f, timed if lat picks it.
+func call(f File, p []byte, write bool, lat *latencyRecorder) (int, error) {
+	if lat == nil || !lat.due() {
+		return readOrWrite(f, p, write)
+	}
+	t0 := lat.now()
+	n, err := readOrWrite(f, p, write)
+	lat.record(lat.now() - t0)
+	return n, err
+}
+
+func readOrWrite(f File, p []byte, write bool) (int, error) {
+	if write {
+		return f.Write(p)
+	}
+	return f.Read(p)
 }

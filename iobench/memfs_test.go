@@ -31,6 +31,10 @@ type memFS struct {
 	onWrite    func(int64) // called with total bytes written so far
 	corrupt    bool        // flip a byte on every read
 	calls      int
+	creates    int   // files created
+	fsyncs     int   // Fsync calls
+	datasyncs  int   // Fdatasync calls
+	allocated  int64 // bytes Allocate was asked for, over all calls
 }
 
 func newMemFS() *memFS {
@@ -64,6 +68,7 @@ func (m *memFS) Create(name string, _ bool) (File, FileID, error) {
 		return nil, FileID{}, &os.PathError{Op: "open", Path: name, Err: unix.EEXIST}
 	}
 	m.nextIno++
+	m.creates++
 	m.files[name], m.ids[name] = []byte{}, FileID{Dev: 1, Ino: m.nextIno}
 	return &memFile{fs: m, name: name}, m.ids[name], nil
 }
@@ -168,7 +173,31 @@ func (f *memFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (f *memFile) Fsync() error { return f.fs.fsyncErr }
+func (f *memFile) Fsync() error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	f.fs.fsyncs++
+	return f.fs.fsyncErr
+}
+
+func (f *memFile) Fdatasync() error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	f.fs.datasyncs++
+	return f.fs.fsyncErr
+}
+
+// Allocate grows the file to size with zeros, as fallocate mode 0 does.
+func (f *memFile) Allocate(size int64) error {
+	m := f.fs
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.allocated += size
+	if b := m.files[f.name]; int64(len(b)) < size {
+		m.files[f.name] = append(b, make([]byte, size-int64(len(b)))...)
+	}
+	return nil
+}
 
 func (f *memFile) Close() error {
 	m := f.fs

@@ -6,36 +6,44 @@ package iobench
 type Phase int32
 
 const (
-	PhaseIdle    Phase = iota
-	PhaseFill          // filling the source array in memory
-	PhaseSync          // syncfs or sync before a run
-	PhaseOpen          // open(2) of a data file
-	PhaseWrite         // write(2) calls
-	PhaseRead          // read(2) calls
-	PhaseFsync         // fsync(2) inside the timing
-	PhaseClose         // close(2)
-	PhaseRemove        // unlink(2) of a data file
-	PhaseCollect       // waiting for the other ranks
+	PhaseIdle      Phase = iota
+	PhaseFill            // filling the source array in memory
+	PhaseSync            // syncfs or sync before a run
+	PhaseOpen            // open(2) of a data file
+	PhaseWrite           // write(2) calls
+	PhaseRead            // read(2) calls
+	PhaseFsync           // fsync(2) inside the timing
+	PhaseClose           // close(2)
+	PhaseRemove          // unlink(2) of a data file
+	PhaseCollect         // waiting for the other ranks
+	PhaseFdatasync       // fdatasync(2) inside the timing
 )
 
 var phaseWords = map[Phase]string{
-	PhaseIdle:    "the sweep to stop",
-	PhaseFill:    "the source array to stop filling",
-	PhaseSync:    "a syncfs(2) in the kernel",
-	PhaseOpen:    "an open(2) in the kernel",
-	PhaseWrite:   "a write(2) in the kernel",
-	PhaseRead:    "a read(2) in the kernel",
-	PhaseFsync:   "an fsync(2) in the kernel",
-	PhaseClose:   "a close(2) in the kernel",
-	PhaseRemove:  "an unlink(2) in the kernel",
-	PhaseCollect: "the other ranks",
+	PhaseIdle:      "the sweep to stop",
+	PhaseFill:      "the source array to stop filling",
+	PhaseSync:      "a syncfs(2) in the kernel",
+	PhaseOpen:      "an open(2) in the kernel",
+	PhaseWrite:     "a write(2) in the kernel",
+	PhaseRead:      "a read(2) in the kernel",
+	PhaseFsync:     "an fsync(2) in the kernel",
+	PhaseClose:     "a close(2) in the kernel",
+	PhaseRemove:    "an unlink(2) in the kernel",
+	PhaseCollect:   "the other ranks",
+	PhaseFdatasync: "an fdatasync(2) in the kernel",
 }
 
 // Waiting says what an interrupted sweep waits for, e.g. "a write(2) in
 // the kernel".
 func (p Phase) Waiting() string { return phaseWords[p] }
 
-// Phase is what the sweep is doing now; safe from any goroutine.
-func (r *Runner) Phase() Phase { return Phase(r.phase.Load()) }
+// Phase is what the sweep is doing now; safe from any goroutine. With
+// several jobs it is the phase of the first job in a system call.
+func (r *Runner) Phase() Phase {
+	if jobs := r.jobList(); len(jobs) > 0 {
+		return busiest(jobs)
+	}
+	return Phase(r.phase.Load())
+}
 
 func (r *Runner) setPhase(p Phase) { r.phase.Store(int32(p)) }

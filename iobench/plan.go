@@ -1,6 +1,7 @@
 package iobench
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
@@ -16,6 +17,8 @@ type Run struct {
 	WriteSize int64 `json:"write_size"`
 	Round     int   `json:"round"` // 1-based
 	Seq       int   `json:"seq"`   // 1-based position in the sweep
+	// Variant names the Variant the run writes; "" in a sweep of one.
+	Variant string `json:"variant,omitempty"`
 }
 
 // Plan lists the runs of a sweep with a fixed number of rounds: Repeat
@@ -37,15 +40,38 @@ func PlanRand(c Config) *rand.Rand {
 }
 
 // RoundRuns lists one round's runs of sizes, numbered after the seq runs
-// before it.
+// before it: every variant at every size once, in the configured order of
+// sizes (a size's variants in their order), or all (variant, size) pairs
+// shuffled together, so drift during the round hits every variant alike.
 func RoundRuns(c Config, round int, sizes []int64, rng *rand.Rand, seq int) []Run {
 	var runs []Run
-	for _, size := range roundOrder(c.Order, sizes, rng) {
+	for _, p := range roundOrder(c.Order, variantSizes(c, sizes), rng) {
 		for _, m := range c.Mode.Directions() {
-			runs = append(runs, Run{Mode: m, WriteSize: size, Round: round, Seq: seq + len(runs) + 1})
+			runs = append(runs, Run{Mode: m, WriteSize: p.size, Variant: p.variant, Round: round, Seq: seq + len(runs) + 1})
 		}
 	}
 	return runs
+}
+
+// variantSize is one size of one variant in a round.
+type variantSize struct {
+	size    int64
+	variant string
+	index   int // the variant's place in the list
+}
+
+// variantSizes is every (variant, size) pair of a round, by size and then
+// variant.
+func variantSizes(c Config, in []int64) []variantSize {
+	sizes := slices.Clone(in)
+	slices.Sort(sizes)
+	var out []variantSize
+	for _, s := range sizes {
+		for i, v := range c.VariantList() {
+			out = append(out, variantSize{size: s, variant: v.Name, index: i})
+		}
+	}
+	return out
 }
 
 // Runs is the number of timed runs the plan holds; for an adaptive sweep,
@@ -55,19 +81,23 @@ func (c Config) Runs() int {
 	if c.Auto {
 		rounds = MinAutoRounds
 	}
-	return rounds * len(c.Sizes) * len(c.Mode.Directions())
+	return rounds * len(c.Sizes) * len(c.Mode.Directions()) * len(c.VariantList())
 }
 
-func roundOrder(order Order, in []int64, rng *rand.Rand) []int64 {
-	sizes := slices.Clone(in)
-	slices.Sort(sizes)
+// roundOrder orders a round's pairs, sorted by size and variant: largest
+// size first for Descending (variants still in their order), or shuffled.
+// With one variant it shuffles as a plan of sizes alone always did, so a
+// seed gives the order it gave before variants existed.
+func roundOrder(order Order, pairs []variantSize, rng *rand.Rand) []variantSize {
 	switch order {
 	case Descending:
-		slices.Reverse(sizes)
+		slices.SortStableFunc(pairs, func(a, b variantSize) int {
+			return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(a.index, b.index))
+		})
 	case Shuffled:
-		rng.Shuffle(len(sizes), func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
+		rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
 	}
-	return sizes
+	return pairs
 }
 
 // Directions are the run directions of a mode: both has write and read.
@@ -100,10 +130,14 @@ type planKey struct {
 	Verify         bool
 	Direct         bool
 	Drop           DropMode
+	ReadShift      int
 	Type           convert.Type
 	Convert        convert.Order
 	Stride         int
+	Variants       []Variant
+	Jobs           int
 	Runs           string
+	IO             string // TimeLimit, Data, Flush, OpenSync, Preallocate, Overwrite, Latency
 }
 
 // PlanKey encodes everything in c that decides the sequence of runs and of
@@ -115,8 +149,9 @@ type planKey struct {
 func (c Config) PlanKey() string {
 	k := planKey{Sizes: c.Sizes, Repeat: c.Repeat, Order: c.Order, Seed: c.Seed, Mode: c.Mode,
 		Auto: c.Auto, TimeBudget: c.TimeBudget, KneeFraction: c.KneeFraction, ReferenceSizes: c.ReferenceSizes,
-		Warmup: c.Warmup, Fsync: c.Fsync, Verify: c.Verify, Direct: c.Direct, Drop: c.Drop,
-		Type: c.Type, Convert: c.Convert, Stride: c.Stride, Runs: runsDigest(Plan(c))}
+		Warmup: c.Warmup, Fsync: c.Fsync, Verify: c.Verify, Direct: c.Direct, Drop: c.Drop, ReadShift: c.ReadShift,
+		Type: c.Type, Convert: c.Convert, Stride: c.Stride, Variants: c.Variants, Jobs: c.Jobs, Runs: runsDigest(Plan(c))}
+	k.IO = c.ioKey()
 	return fmt.Sprintf("%+v", k)
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/iobench/iobench/convert"
 )
 
 func TestPlanRoundsVisitEverySizeOnce(t *testing.T) {
@@ -158,6 +160,10 @@ func mutate(t *testing.T, v reflect.Value, name string) {
 	case reflect.String:
 		v.SetString(v.String() + "x")
 	case reflect.Slice:
+		if v.Type().Elem() == reflect.TypeFor[Variant]() {
+			v.Set(reflect.Append(v, reflect.ValueOf(Variant{Name: "a", Type: convert.Float64})))
+			break
+		}
 		v.Set(reflect.Append(v, reflect.ValueOf(int64(1<<14))))
 	default:
 		t.Fatalf("%s: mutate cannot change a %s; teach it", name, v.Kind())

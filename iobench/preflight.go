@@ -30,7 +30,7 @@ func (c Config) FilesAtOnce() int64 {
 // SpaceNeeded is the free space, in bytes, a sweep needs on a file system
 // of fsTotal bytes.
 func (c Config) SpaceNeeded(fsTotal uint64) int64 {
-	data := c.TotalBytes() * c.FilesAtOnce() * int64(max(c.Ranks, 1))
+	data := c.TotalBytes() * c.FilesAtOnce() * int64(max(c.Ranks, 1)) * int64(max(c.Jobs, 1))
 	return data + max(min(SpaceMargin, int64(fsTotal/10)), data/50)
 }
 
@@ -55,9 +55,9 @@ func Preflight(c Config, fs fsinfo.Info, memAvailable uint64) error {
 		return configErr(SetStride, c.Stride, "the window source needs %s of memory (twice the largest write times the stride) but only %s is available; lower %s or %s",
 			humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), SetStride.Ref(), SetMaxSize.Ref())
 	}
-	if memAvailable > 0 && uint64(c.SourceBytes()) > memAvailable {
+	if memAvailable > 0 && uint64(c.MemoryBytes()) > memAvailable {
 		return configErr(SetSource, c.Source, "the %s source needs %s of memory but only %s is available; use %s window (about %s) or a smaller %s",
-			c.Source, humanize.IBytes(uint64(c.SourceBytes())), humanize.IBytes(memAvailable), SetSource.Ref(), humanize.IBytes(uint64(c.windowBytes())), SetCount.Ref())
+			c.Source, humanize.IBytes(uint64(c.MemoryBytes())), humanize.IBytes(memAvailable), SetSource.Ref(), humanize.IBytes(uint64(c.windowBytes())), SetCount.Ref())
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ func (c Config) windowBytes() int64 {
 func Warnings(c Config, fs fsinfo.Info, memTotal uint64) []string {
 	var w []string
 	// On tmpfs there is nothing but the page cache; its profile says so.
-	if !c.Fsync && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal && !fs.InMemory() {
+	if !c.Durable() && c.Mode != ModeRead && memTotal > 0 && uint64(c.TotalBytes()) < memTotal && !fs.InMemory() {
 		w = append(w, fmt.Sprintf("the data (%s) fits in RAM (%s) and %s is off: results may measure the page cache, not the file system; use %s or a %s larger than RAM",
 			humanize.IBytes(uint64(c.TotalBytes())), humanize.IBytes(memTotal), SetFsync.Ref(), SetFsync.Ref(), SetCount.Ref()))
 	}

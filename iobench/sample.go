@@ -15,6 +15,10 @@ type Sample struct {
 	EINTR       int64     `json:"eintr_retries"` // calls interrupted and retried
 	Start       time.Time `json:"start"`         // wall clock, for aggregating ranks
 	End         time.Time `json:"end"`
+	// TimeLimited: the run stopped at Config.TimeLimit before moving all
+	// the data; Bytes is what it moved.
+	TimeLimited bool     `json:"time_limited,omitempty"`
+	Latency     *Latency `json:"latency,omitempty"` // per-call times, with Config.Latency
 }
 
 // MiBPerSec is the run's throughput in MiB/s (2^20 bytes per second).

@@ -39,6 +39,16 @@ const (
 	SetDirect       Setting = "Direct"
 	SetDrop         Setting = "Drop"
 	SetProfile      Setting = "Profile"
+	SetTimeLimit    Setting = "TimeLimit"
+	SetData         Setting = "Data"
+	SetFlush        Setting = "Flush"
+	SetOpenSync     Setting = "OpenSync"
+	SetPreallocate  Setting = "Preallocate"
+	SetOverwrite    Setting = "Overwrite"
+	SetLatency      Setting = "Latency"
+	SetJobs         Setting = "Jobs"
+	SetVariants     Setting = "Variants"
+	SetReadShift    Setting = "ReadShift"
 )
 
 // Ref is the setting as a reference inside a message: "{Count}".

@@ -11,10 +11,12 @@ import (
 // source holds the native-order values the sweep writes. Element j of the
 // backing data holds the value j, or j mod period for a window.
 type source struct {
-	data   []byte
-	elem   int64 // bytes per element
-	stride int64 // output element e is source element e*stride
-	period int64 // in source elements; 0 for a full array
+	data    []byte
+	elem    int64 // bytes per element
+	stride  int64 // output element e is source element e*stride
+	period  int64 // in source elements; 0 for a full array
+	pattern DataPattern
+	seed    uint64 // of DataRandom
 }
 
 // SourceBytes is the memory a source of this plan takes, in bytes.
@@ -39,7 +41,7 @@ const fillChunk = 16 << 20
 // newSource allocates and fills the source, stopping with ErrInterrupted
 // once stop reports true, and telling progress the bytes filled so far.
 func newSource(c Config, stop func() bool, progress func(int64)) (*source, error) {
-	s := &source{elem: c.ElemSize(), stride: int64(c.Stride)}
+	s := &source{elem: c.ElemSize(), stride: int64(c.Stride), pattern: c.DataKind(), seed: c.Seed}
 	if c.Source == SourceWindow {
 		s.period = c.windowPeriod()
 	}
@@ -55,7 +57,7 @@ func newSource(c Config, stop func() bool, progress func(int64)) (*source, error
 	}
 	var done int64
 	for _, p := range parts {
-		if err := fillStoppable(p, c.Type, s.elem, stop, func(n int64) { progress(done + n) }); err != nil {
+		if err := s.fillStoppable(p, c.Type, stop, func(n int64) { progress(done + n) }); err != nil {
 			s.free()
 			return nil, err
 		}
@@ -65,15 +67,17 @@ func newSource(c Config, stop func() bool, progress func(int64)) (*source, error
 	return s, nil
 }
 
-// fillStoppable is convert.Fill of values 0, 1, ... in fillChunk pieces.
-func fillStoppable(dst []byte, t convert.Type, elem int64, stop func() bool, progress func(int64)) error {
+// fillStoppable fills dst with the pattern from element 0 on, in
+// fillChunk pieces.
+func (s *source) fillStoppable(dst []byte, t convert.Type, stop func() bool, progress func(int64)) error {
+	elem := s.elem
 	chunk := fillChunk / elem * elem
 	for off := int64(0); off < int64(len(dst)); off += chunk {
 		if stop() {
 			return ErrInterrupted
 		}
 		end := min(off+chunk, int64(len(dst)))
-		convert.Fill(dst[off:end], t, off/elem)
+		s.pattern.fill(dst[off:end], t, off/elem, s.seed)
 		progress(end)
 	}
 	return nil

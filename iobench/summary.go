@@ -10,33 +10,42 @@ import (
 
 // SizeResult is the summary of every run of one size in one direction.
 type SizeResult struct {
+	// Variant names the variant of an interleaved sweep; "" in a sweep
+	// of one.
+	Variant   string  `json:"variant,omitempty"`
 	Mode      Mode    `json:"mode"`
 	WriteSize int64   `json:"write_size"` // bytes per call
 	MiBPerSec float64 `json:"mib_per_s"`  // median over runs
 	// CILow and CIHigh bound the median at CIConfidence (benchmath's
 	// order-statistic interval; with too few runs for 95%, the runs'
 	// minimum and maximum at the confidence they give; 0 for one run).
-	CILow            float64  `json:"ci_low_mib_per_s"`
-	CIHigh           float64  `json:"ci_high_mib_per_s"`
-	CIConfidence     float64  `json:"ci_confidence"`
-	MinMiBPerSec     float64  `json:"min_mib_per_s"`
-	MaxMiBPerSec     float64  `json:"max_mib_per_s"`
-	CV               float64  `json:"cv"`          // stddev/mean of the runs' MiB/s
-	WideSpread       bool     `json:"wide_spread"` // CV above WideCV
-	WriteCalls       int64    `json:"write_calls"` // system calls per run (median)
-	ConvertMiBPerSec float64  `json:"convert_mib_per_s,omitempty"`
-	Samples          []Sample `json:"samples"`
+	CILow            float64 `json:"ci_low_mib_per_s"`
+	CIHigh           float64 `json:"ci_high_mib_per_s"`
+	CIConfidence     float64 `json:"ci_confidence"`
+	MinMiBPerSec     float64 `json:"min_mib_per_s"`
+	MaxMiBPerSec     float64 `json:"max_mib_per_s"`
+	CV               float64 `json:"cv"`          // stddev/mean of the runs' MiB/s
+	WideSpread       bool    `json:"wide_spread"` // CV above WideCV
+	WriteCalls       int64   `json:"write_calls"` // system calls per run (median)
+	ConvertMiBPerSec float64 `json:"convert_mib_per_s,omitempty"`
+	// TimeLimitedRuns counts the runs Config.TimeLimit cut short.
+	TimeLimitedRuns int `json:"time_limited_runs,omitempty"`
+	// Latency is the per-call times of all runs, with Config.Latency.
+	Latency *LatencySummary `json:"latency,omitempty"`
+	Samples []Sample        `json:"samples"`
 }
 
-// Summarize groups samples by direction and size, sorted by size.
+// Summarize groups samples by variant, direction and size, sorted by
+// variant (in res.Variants order), direction and size.
 func Summarize(res *Result) []SizeResult {
 	type key struct {
-		mode Mode
-		size int64
+		variant string
+		mode    Mode
+		size    int64
 	}
 	groups := map[key][]Sample{}
 	for _, s := range res.Samples {
-		k := key{s.Mode, s.WriteSize}
+		k := key{s.Variant, s.Mode, s.WriteSize}
 		groups[k] = append(groups[k], s)
 	}
 	var out []SizeResult
@@ -44,13 +53,26 @@ func Summarize(res *Result) []SizeResult {
 		sr := summarizeSize(ss)
 		if k.mode == ModeWrite {
 			sr.ConvertMiBPerSec = res.ConvertMiBPerSec[k.size]
+			if k.variant != "" {
+				sr.ConvertMiBPerSec = res.VariantConvertMiBPerSec[k.variant][k.size]
+			}
 		}
 		out = append(out, sr)
 	}
 	slices.SortFunc(out, func(a, b SizeResult) int {
-		return cmp.Or(cmp.Compare(modeRank(a.Mode), modeRank(b.Mode)), cmp.Compare(a.WriteSize, b.WriteSize))
+		return cmp.Or(cmp.Compare(VariantRank(res.Variants, a.Variant), VariantRank(res.Variants, b.Variant)), cmp.Compare(a.Variant, b.Variant),
+			cmp.Compare(modeRank(a.Mode), modeRank(b.Mode)), cmp.Compare(a.WriteSize, b.WriteSize))
 	})
 	return out
+}
+
+// VariantRank is the place of variant among names, the plan's variants in
+// order; a variant not listed comes after them.
+func VariantRank(names []string, variant string) int {
+	if i := slices.Index(names, variant); i >= 0 {
+		return i
+	}
+	return len(names)
 }
 
 func modeRank(m Mode) int {
@@ -68,6 +90,7 @@ func summarizeSize(ss []Sample) SizeResult {
 		calls[i] = float64(s.Calls)
 	}
 	sr := SizeResult{
+		Variant:      ss[0].Variant,
 		Mode:         ss[0].Mode,
 		WriteSize:    ss[0].WriteSize,
 		MiBPerSec:    knee.Median(rates),
@@ -81,5 +104,6 @@ func summarizeSize(ss []Sample) SizeResult {
 	if ci := knee.SummarizeRuns(rates); !math.IsNaN(ci.Median) {
 		sr.CILow, sr.CIHigh, sr.CIConfidence = ci.Low, ci.High, ci.Confidence
 	}
+	sr.TimeLimitedRuns, sr.Latency = summarizeIO(ss)
 	return sr
 }

@@ -282,6 +282,31 @@ func (a *anonymizer) mpi(m *MPI) *MPI {
 	for i, h := range m.Hosts {
 		out.Hosts[i] = a.host(h)
 	}
+	out.MPIIO = a.mpiio(m.MPIIO)
+	return &out
+}
+
+// mpiio anonymizes the hints: a ROMIO_HINTS path, and values that name
+// hosts or paths (cb_config_list, a Lustre pool).
+func (a *anonymizer) mpiio(m *MPIIO) *MPIIO {
+	if m == nil {
+		return nil
+	}
+	out := *m
+	out.HintsRequested = make([]RequestedHint, len(m.HintsRequested))
+	for i, h := range m.HintsRequested {
+		source := a.text(h.Source)
+		if env, file, ok := strings.Cut(h.Source, "="); ok {
+			source = env + "=" + a.arg(file) // the file keeps its base name, loses its directory
+		}
+		out.HintsRequested[i] = RequestedHint{Hint: Hint{Key: h.Key, Value: a.text(h.Value)}, Source: source}
+	}
+	if m.HintsInEffect != nil {
+		out.HintsInEffect = make([]Hint, len(m.HintsInEffect))
+		for i, h := range m.HintsInEffect {
+			out.HintsInEffect[i] = Hint{Key: h.Key, Value: a.text(h.Value)}
+		}
+	}
 	return &out
 }
 

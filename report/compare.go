@@ -21,10 +21,12 @@ type Run struct {
 // after the first, its ratio to the first. Then each report's knee, and
 // the settings in which the reports differ, since a comparison across
 // different settings measures the settings as much as the file systems.
+// A report of an interleaved sweep counts as one report per variant.
 func Compare(w io.Writer, runs []Run) error {
 	if err := CheckRuns(runs); err != nil {
 		return err
 	}
+	runs = ExpandVariants(runs)
 	var p printer
 	p.f("compare: %d reports\n", len(runs))
 	for i, run := range runs {
@@ -42,6 +44,7 @@ func CompareMarkdown(w io.Writer, runs []Run) error {
 	if err := CheckRuns(runs); err != nil {
 		return err
 	}
+	runs = ExpandVariants(runs)
 	var p printer
 	p.f("## iobench compare: %d reports\n\n", len(runs))
 	for i, run := range runs {

@@ -122,7 +122,14 @@ func mpiReport() *Report {
 	})
 	r.Summarize(res)
 	r.MPI = &MPI{Ranks: 8, Nodes: 2, Hosts: []string{fixtureHost, "node18.cluster.example.org"},
-		SharedFile: true, CountPerRank: true, PerRank: perRank(res.Samples)}
+		SharedFile: true, CountPerRank: true, PerRank: perRank(res.Samples), API: "mpiio", ReadShift: 1,
+		MPIIO: &MPIIO{Library: "Open MPI v4.1.4, package: Debian OpenMPI", Collective: true, Comm: "MPI_COMM_WORLD",
+			HintsRequested: []RequestedHint{
+				{Hint{"striping_factor", "16"}, "ROMIO_HINTS=/home/alice/romio-hints"},
+				{Hint{"cb_config_list", "node18.cluster.example.org:1"}, "--hint"},
+			},
+			HintsInEffect: []Hint{{"cb_config_list", "node18.cluster.example.org:1"}, {"romio_cb_write", "automatic"}, {"striping_factor", "8"}}}}
+	r.MPI.MPIIO.CompareHints()
 	return r
 }
 

@@ -20,15 +20,17 @@ import (
 // throughput twice: MB/s as Go's testing package prints it, and MiB/s.
 func Gobench(w io.Writer, r *Report) error {
 	var p printer
-	for _, kv := range gobenchConfig(r) {
+	for _, kv := range append(gobenchConfig(r), gobenchIO(r.Config)...) {
 		p.f("%s: %s\n", kv[0], kv[1])
 	}
 	if r.Incomplete { // a config line, so benchstat shows it above the table
 		p.f("incomplete: true (%s)\n", strings.Join(strings.Fields(r.Error), " "))
 	}
-	for _, row := range r.Results {
-		for _, s := range row.Samples {
-			p.f("%s\n", gobenchLine(r.Config, s))
+	for _, v := range r.Views() {
+		for _, row := range v.Results {
+			for _, s := range row.Samples {
+				p.f("%s\n", gobenchLine(v.Config, s))
+			}
 		}
 	}
 	return p.flushTo(w)
@@ -69,6 +71,12 @@ func gobenchLine(c Config, s iobench.Sample) string {
 	if s.Seconds > 0 {
 		mbps = float64(s.Bytes) / 1e6 / s.Seconds
 	}
+	// A variant's other settings are keys too: /type=int32, /direct=true.
+	for _, kv := range strings.Fields(s.Variant) {
+		if !strings.HasPrefix(kv, "convert=") {
+			name += "/" + kv
+		}
+	}
 	return fmt.Sprintf("%s/size=%d/convert=%s 1 %.0f ns/op %.2f MB/s %.2f MiB/s",
 		name, s.WriteSize, c.Convert, s.Seconds*1e9, mbps, s.MiBPerSec())
 }
@@ -95,4 +103,18 @@ func goarch(machine string) string {
 		return "unknown"
 	}
 	return machine
+}
+
+// gobenchIO is how the runs did their I/O, where the report says so.
+func gobenchIO(c Config) [][2]string {
+	var out [][2]string
+	for _, kv := range [][2]string{{"flush", c.Flush}, {"data", c.Data}, {"open_sync", c.OpenSync}} {
+		if kv[1] != "" {
+			out = append(out, kv)
+		}
+	}
+	if c.TimeLimit > 0 {
+		out = append(out, [2]string{"time_limit", formatSeconds(c.TimeLimit)})
+	}
+	return out
 }

@@ -44,6 +44,16 @@ var goldenVariants = []struct {
 	{"json-adaptive", "json", adaptiveReport},
 	{"markdown-anonymized", "markdown", func() *Report { return Anonymize(fixedReport(), fixtureUser) }},
 	{"json-anonymized", "json", func() *Report { return Anonymize(mpiReport(), fixtureUser) }},
+	{"text-variants", "text", variantsReport},
+	{"markdown-variants", "markdown", variantsReport},
+	{"json-variants", "json", variantsReport},
+	{"csv-variants", "csv", variantsReport},
+	{"gobench-variants", "gobench", variantsReport},
+	{"text-jobs", "text", jobsReport},
+	{"json-jobs", "json", jobsReport},
+	{"text-io", "text", ioReport},
+	{"markdown-io", "markdown", ioReport},
+	{"json-io", "json", ioReport},
 }
 
 func TestGoldenVariants(t *testing.T) {
@@ -94,6 +104,8 @@ func commandFixture(t *testing.T, cmd Command) []Run {
 		return []Run{{"", infoReport()}}
 	case CmdCompare:
 		return []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
+	case CmdRuntime:
+		return nil // render gives its formats runtimeReport()
 	}
 	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
 	return nil
@@ -105,9 +117,12 @@ func render(t *testing.T, f Format, runs []Run) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	var err error
-	if f.Runs != nil {
+	switch {
+	case f.Runtime != nil:
+		err = f.Runtime(&b, runtimeReport(t))
+	case f.Runs != nil:
 		err = f.Runs(&b, runs)
-	} else {
+	default:
 		err = f.Report(&b, runs[0].Report)
 	}
 	if err != nil {

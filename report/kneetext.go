@@ -243,12 +243,16 @@ func (p *printer) textRecommendation(r *Report) {
 	}
 	rec := recommendationText(r.Recommendation)
 	p.f("\nrecommendation: %s\n", rec.summary)
+	if b := recommendationBasis(r); b != "" {
+		p.f("  (%s)\n", b)
+	}
 	for _, e := range rec.exports {
 		p.f("  %s\n", e)
 	}
 	for _, n := range rec.notes {
 		p.f("  %s: %s\n", n[0], n[1])
 	}
+	p.textApply(r)
 }
 
 // EstablishedLine says whether the knee is established, after how many

@@ -28,9 +28,12 @@ func Markdown(w io.Writer, r *Report) error {
 	p.f("\nEnvironment:\n\n")
 	p.fenced("text", alignPairs(envPairs(r)))
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		if rows := ModeRows(r.Results, mode); len(rows) > 0 {
-			p.mdResults(r, mode, rows)
+		for _, v := range r.Views() {
+			if rows := ModeRows(v.Results, mode); len(rows) > 0 {
+				p.mdResults(v, mode, rows)
+			}
 		}
+		p.mdRatios(r, mode)
 	}
 	p.mdRecommendation(r)
 	p.mdWarnings(r)
@@ -111,9 +114,16 @@ func planPairs(r *Report) [][2]string {
 			[2]string{"conversion", fmt.Sprintf("%s byte order, stride %d", c.Convert, c.Stride)},
 			[2]string{"timing", timingLine(c)})
 	}
+	if len(c.Variants) > 0 {
+		pairs = append(pairs, [2]string{"variants", variantsLine(c)})
+	}
+	if c.Jobs > 1 {
+		pairs = append(pairs, [2]string{"jobs", jobsLine(c, r.Jobs)})
+	}
 	pairs = append(pairs, [2]string{"warm-up", ranOrNot(r)})
-	if r.MPI != nil {
-		pairs = append(pairs, [2]string{"mpi", mpiLine(r.MPI)})
+	pairs = append(pairs, mpiPairs(r)...)
+	if r.MPI != nil && r.MPI.MPIIO != nil {
+		pairs = append(pairs, [2]string{"mpi-io hints", hintsLine(r.MPI.MPIIO)})
 	}
 	if r.KeptFile != "" {
 		pairs = append(pairs, [2]string{"kept file", r.KeptFile})
@@ -148,6 +158,7 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 		body = append(body, append(cols.cells(row, k), rowNote(row, k)))
 	}
 	p.mdTable(head, body)
+	p.mdIO(r, rows)
 	if cols.repeated && anyWide(rows) {
 		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*knee.WideCV)
 	}
@@ -161,10 +172,11 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	if r.MPI != nil {
 		p.mdRanks(r, rows)
 	}
+	p.mdJobs(r, rows)
 }
 
 func resultsCaption(r *Report, mode iobench.Mode) string {
-	s := fmt.Sprintf("Results, %s (MiB/s = 2^20 bytes/s", mode)
+	s := fmt.Sprintf("Results, %s (MiB/s = 2^20 bytes/s", sectionTitle(r, mode))
 	if r.Config.Repeat > 1 {
 		s += fmt.Sprintf(", median of %d rounds", r.Config.Repeat)
 	}
@@ -201,16 +213,7 @@ func mdSentence(s string) string {
 }
 
 func (p *printer) mdRanks(r *Report, rows []iobench.SizeResult) {
-	sums := rankSummaries(r.MPI, rows)
-	if len(sums) == 0 {
-		return
-	}
-	p.f("\n%s\n\n", mdSentence(rankCaption))
-	var body [][]string
-	for _, s := range sums {
-		body = append(body, s.cells())
-	}
-	p.mdTable(rankHead(), body)
+	p.mdSpread(rankCaption, rankHead(), rankSummaries(r.MPI, rows))
 }
 
 func (p *printer) mdRecommendation(r *Report) {
@@ -219,6 +222,9 @@ func (p *printer) mdRecommendation(r *Report) {
 	}
 	rec := recommendationText(r.Recommendation)
 	p.f("\nRecommendation: %s\n", rec.summary)
+	if b := recommendationBasis(r); b != "" {
+		p.f("\n%s.\n", mdSentence(b))
+	}
 	if len(rec.exports) > 0 {
 		p.f("\n")
 		p.fenced("sh", rec.exports)
@@ -226,6 +232,7 @@ func (p *printer) mdRecommendation(r *Report) {
 	for _, n := range rec.notes {
 		p.f("\n%s: %s\n", mdSentence(n[0]), n[1])
 	}
+	p.mdApply(r)
 }
 
 func (p *printer) mdWarnings(r *Report) {

@@ -50,7 +50,7 @@ func rankSummaries(m *MPI, rows []iobench.SizeResult) []rankSummary {
 	for _, row := range rows {
 		var runs []RankRun
 		for _, rr := range m.PerRank {
-			if rr.Mode == string(row.Mode) && rr.WriteSize == row.WriteSize {
+			if rr.Mode == string(row.Mode) && rr.WriteSize == row.WriteSize && rr.Variant == row.Variant {
 				runs = append(runs, rr)
 			}
 		}
@@ -109,14 +109,137 @@ func (s rankSummary) cells() []string {
 const rankCaption = "per rank (MiB/s of single ranks, median over rounds):"
 
 func (p *printer) textRanks(r *Report, rows []iobench.SizeResult) {
-	sums := rankSummaries(r.MPI, rows)
-	if len(sums) == 0 {
+	p.textSpread(rankCaption, rankHead(), rankSummaries(r.MPI, rows))
+}
+
+// MPIIO is how a sweep with --api mpiio moved the data, and the hints: those
+// requested and those MPI_File_get_info reported for the data files.
+type MPIIO struct {
+	Library    string `json:"library,omitempty"` // MPI_Get_library_version, first line
+	Collective bool   `json:"collective"`        // MPI_File_write_at_all / read_at_all, not write_at / read_at
+	// Comm is the communicator the timed data files were opened on:
+	// MPI_COMM_SELF (a file per rank) or MPI_COMM_WORLD (the shared file).
+	Comm           string          `json:"comm"`
+	HintsRequested []RequestedHint `json:"hints_requested"`
+	// HintsInEffect are rank 0's MPI_File_get_info of the first timed data
+	// file; nil when no such file was opened.
+	HintsInEffect []Hint `json:"hints_in_effect"`
+	// HintsNotInEffect are the requested keys that MPI_File_get_info left
+	// out or reported with another value.
+	HintsNotInEffect []string `json:"hints_not_in_effect,omitempty"`
+	// HintsEchoed: MPI_File_get_info returned exactly the requested hints
+	// and nothing more, unknown keys included. Such a library (Open MPI
+	// 4's OMPIO) echoes what it was given, so the list shows nothing of
+	// what it applied.
+	HintsEchoed bool `json:"hints_echoed"`
+}
+
+// RequestedHint is a hint passed to MPI_File_open and where it came from:
+// "--hint" or "ROMIO_HINTS=<file>".
+type RequestedHint struct {
+	Hint
+	Source string `json:"source"`
+}
+
+// Hint is one MPI-IO hint, an MPI_Info key and value.
+type Hint struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+func (h Hint) String() string { return h.Key + "=" + h.Value }
+
+// CompareHints fills HintsNotInEffect and HintsEchoed from the requested
+// and in-effect lists.
+func (m *MPIIO) CompareHints() {
+	m.HintsNotInEffect, m.HintsEchoed = nil, false
+	if m.HintsInEffect == nil {
 		return
 	}
-	p.f("\n%s\n", rankCaption)
-	lines := []string{strings.Join(rankHead(), "\t") + "\t"}
-	for _, s := range sums {
-		lines = append(lines, strings.Join(s.cells(), "\t")+"\t")
+	inEffect := map[string]string{}
+	for _, h := range m.HintsInEffect {
+		inEffect[h.Key] = h.Value
 	}
-	p.WriteString(tabulate(lines))
+	for _, h := range m.HintsRequested {
+		if v, ok := inEffect[h.Key]; !ok || v != h.Value {
+			m.HintsNotInEffect = append(m.HintsNotInEffect, h.Key)
+		}
+	}
+	m.HintsEchoed = len(m.HintsRequested) > 0 && len(m.HintsNotInEffect) == 0 && len(m.HintsInEffect) == len(m.HintsRequested)
+}
+
+// HintsEchoWarning is the warning for a library that echoes hints.
+const HintsEchoWarning = "MPI_File_get_info returned exactly the hints given and nothing more, unknown keys included: this MPI library echoes hints (Open MPI 4's OMPIO does), so the report cannot show which it applied; OMPIO takes its tuning from MCA parameters (ompi_info --param io ompio --level 9)"
+
+// mpiPairs are the header lines of a sweep under MPI, label and text:
+// the job, how the data moved through MPI-IO, and how the read runs kept
+// a cache from serving them: all known before the first run. The hints in
+// effect are a result, shown after the measurements (hintsLine).
+func mpiPairs(r *Report) [][2]string {
+	if r.MPI == nil {
+		return nil
+	}
+	pairs := [][2]string{{"mpi", mpiLine(r.MPI)}}
+	if m := r.MPI.MPIIO; m != nil {
+		pairs = append(pairs, [2]string{"mpi-io", mpiioLine(m)})
+	}
+	if r.Config.Mode != string(iobench.ModeWrite) {
+		pairs = append(pairs, [2]string{"reads", readsLine(r)})
+	}
+	return pairs
+}
+
+// mpiioLine says how the data moved through MPI-IO.
+func mpiioLine(m *MPIIO) string {
+	calls := "MPI_File_write_at and MPI_File_read_at (independent)"
+	if m.Collective {
+		calls = "MPI_File_write_at_all and MPI_File_read_at_all (collective)"
+	}
+	line := calls + ", files opened on " + m.Comm
+	if m.Library != "" {
+		line += "; " + m.Library
+	}
+	return line
+}
+
+// hintsLine is the hints requested and those in effect.
+func hintsLine(m *MPIIO) string {
+	req := make([]string, len(m.HintsRequested))
+	for i, h := range m.HintsRequested {
+		req[i] = h.String() + " (" + h.Source + ")"
+	}
+	line := "requested " + orNone(req)
+	if m.HintsInEffect == nil {
+		return line + "; in effect: unknown (no data file opened)"
+	}
+	got := make([]string, len(m.HintsInEffect))
+	for i, h := range m.HintsInEffect {
+		got[i] = h.String()
+	}
+	line += "; in effect per MPI_File_get_info: " + orNone(got)
+	if len(m.HintsNotInEffect) > 0 {
+		line += "; NOT in effect as requested: " + strings.Join(m.HintsNotInEffect, ", ")
+	}
+	if m.HintsEchoed {
+		line += " (echoed as given: proves nothing)"
+	}
+	return line
+}
+
+func orNone(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
+}
+
+// readsLine says how read runs under MPI keep a cache from serving them.
+func readsLine(r *Report) string {
+	drop := "cached pages dropped before each read run (" + r.Config.CacheDrop + ")"
+	m := r.MPI
+	if m.ReadShift == 0 || m.ReadShift%max(m.Ranks, 1) == 0 {
+		return "each rank reads the file it wrote; " + drop
+	}
+	return fmt.Sprintf("rank r reads the file of rank (r+%d) mod %d (--read-shift %d), written by another rank, so its own client cached none of it; also %s",
+		m.ReadShift, m.Ranks, m.ReadShift, drop)
 }

@@ -23,11 +23,12 @@ const (
 	CmdCompare Command = "compare"
 	CmdPlot    Command = "plot"
 	CmdInfo    Command = "info"
+	CmdRuntime Command = "runtime"
 )
 
 // Format is one output format of one command. Report is set for the
 // commands that render one report (sweep, analyze, info), Runs for
-// compare. Plot's formats have neither: package report/plot writes them,
+// compare, Runtime for runtime. Plot's formats have neither: package report/plot writes them,
 // and report must not import it (it links gonum); they are listed here
 // so that every command's names, help and checks come from one table.
 type Format struct {
@@ -36,6 +37,7 @@ type Format struct {
 	Ext     string // file name extension, without the dot
 	Report  Reporter
 	Runs    RunsReporter
+	Runtime RuntimeReporter // for CmdRuntime: a RuntimeReport
 }
 
 // formats is every format of every command, in the order help and
@@ -57,6 +59,10 @@ var formats = []Format{
 	{Command: CmdPlot, Name: "png", Ext: "png"},
 	{Command: CmdInfo, Name: "text", Ext: "txt", Report: TextHeader},
 	{Command: CmdInfo, Name: "json", Ext: "json", Report: JSON},
+	{Command: CmdRuntime, Name: "text", Ext: "txt", Runtime: RuntimeText},
+	{Command: CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON},
+	{Command: CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV},
+	{Command: CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown},
 }
 
 // Formats returns the formats cmd offers, in order.

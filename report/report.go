@@ -31,12 +31,26 @@ type Report struct {
 	Adaptive        *iobench.Adaptive      `json:"adaptive,omitempty"` // what --repeat auto did
 	Recommendation  *advice.Recommendation `json:"recommendation,omitempty"`
 	MPI             *MPI                   `json:"mpi,omitempty"`
-	KeptFile        string                 `json:"kept_file,omitempty"`
-	LeftFiles       []iobench.LeftFile     `json:"left_files,omitempty"` // data files that could not be removed
-	Verified        *iobench.Verified      `json:"verified,omitempty"`   // what --verify read back and checked
-	Warnings        []string               `json:"warnings"`
-	Incomplete      bool                   `json:"incomplete"`
-	Error           string                 `json:"error,omitempty"`
+	Jobs            *Jobs                  `json:"jobs,omitempty"` // --jobs: writers in one process, aggregated
+	// Variants are the curves of an interleaved sweep (--convert, --type
+	// or --direct lists), the first the reference; Results then hold every
+	// variant's rows, and Knee, ReadKnee, KneeStability and the
+	// recommendation are the first variant's.
+	Variants []VariantResult `json:"variants,omitempty"`
+	// Ratios are each later variant over the first, size by size.
+	Ratios []VariantRatio `json:"ratios,omitempty"`
+	// Variant names the variant a VariantReport shows; "" otherwise.
+	Variant    string             `json:"-"`
+	KeptFile   string             `json:"kept_file,omitempty"`
+	LeftFiles  []iobench.LeftFile `json:"left_files,omitempty"` // data files that could not be removed
+	Verified   *iobench.Verified  `json:"verified,omitempty"`   // what --verify read back and checked
+	Warnings   []string           `json:"warnings"`
+	Incomplete bool               `json:"incomplete"`
+	Error      string             `json:"error,omitempty"`
+	// ApplyFor names the runtimes the recommendation's how-to-apply block
+	// covers (advice.ParseRuntimes names); empty: every one that applies.
+	// A choice of the command line, not a result, so not in JSON.
+	ApplyFor []string `json:"-"`
 }
 
 // MPI describes a run under mpirun or srun. With it, each sample in Results
@@ -49,10 +63,18 @@ type MPI struct {
 	SharedFile   bool      `json:"shared_file"`    // one file, disjoint segments
 	CountPerRank bool      `json:"count_per_rank"` // --count/--size per rank (false: --total split)
 	PerRank      []RankRun `json:"per_rank"`       // per-run spread across ranks
+	// API is how the ranks move the data: "posix" (write(2), read(2)) or
+	// "mpiio" (MPIIO says how).
+	API   string `json:"api"`
+	MPIIO *MPIIO `json:"mpiio,omitempty"`
+	// ReadShift: rank r's read runs read the file of rank (r+ReadShift)
+	// mod Ranks (--read-shift, IOR's -C); 0: each rank reads its own.
+	ReadShift int `json:"read_shift"`
 }
 
 // RankRun is the spread of one run's per-rank throughputs.
 type RankRun struct {
+	Variant         string  `json:"variant,omitempty"`
 	Mode            string  `json:"mode"`
 	WriteSize       int64   `json:"write_size"`
 	Round           int     `json:"round"`
@@ -72,31 +94,46 @@ type Tool struct {
 
 // Config is the plan as reported, with enums spelled out.
 type Config struct {
-	Count        int64   `json:"count"`                         // elements per run
-	ElementType  string  `json:"element_type"`                  // float64, int32, ...
-	ElementSize  int64   `json:"element_size"`                  // bytes
-	TotalBytes   int64   `json:"total_bytes"`                   // bytes per run
-	Sizes        []int64 `json:"sizes"`                         // write sizes, bytes
-	Source       string  `json:"source"`                        // array or window
-	SourceBytes  int64   `json:"source_bytes"`                  // memory held by the source
-	Sync         string  `json:"sync"`                          // flush before each run: syncfs, sync, none
-	Fsync        bool    `json:"fsync"`                         // fsync inside the timing
-	Repeat       int     `json:"repeat"`                        // rounds (with RepeatAuto, the most any size ran)
-	RepeatAuto   bool    `json:"repeat_auto"`                   // --repeat auto: adaptive rounds
-	TimeBudget   float64 `json:"time_budget_seconds,omitempty"` // --time-budget, seconds; 0: the default
-	Order        string  `json:"order"`                         // size order within a round
-	Seed         uint64  `json:"seed"`                          // shuffle seed
-	Warmup       bool    `json:"warmup"`                        // warm-up pass requested
-	Convert      string  `json:"convert"`                       // byte order in the file
-	Stride       int     `json:"stride"`                        // source elements per element written
-	Mode         string  `json:"mode"`                          // write, read, both
-	Direct       bool    `json:"direct"`                        // O_DIRECT
-	CacheDrop    string  `json:"cache_drop"`                    // how read runs avoid the page cache
-	Verify       bool    `json:"verify"`                        // every file read back and checked
-	KneeFraction float64 `json:"knee_fraction"`                 // share of the plateau that counts
-	Clock        string  `json:"clock,omitempty"`               // "" is iobench's monotonic clock
-	Profile      string  `json:"profile,omitempty"`
-	ProfileWhy   string  `json:"profile_reason,omitempty"`
+	Count       int64   `json:"count"`                         // elements per run
+	ElementType string  `json:"element_type"`                  // float64, int32, ...
+	ElementSize int64   `json:"element_size"`                  // bytes
+	TotalBytes  int64   `json:"total_bytes"`                   // bytes per run
+	Sizes       []int64 `json:"sizes"`                         // write sizes, bytes
+	Source      string  `json:"source"`                        // array or window
+	SourceBytes int64   `json:"source_bytes"`                  // memory held by the source
+	Sync        string  `json:"sync"`                          // flush before each run: syncfs, sync, none
+	Fsync       bool    `json:"fsync"`                         // fsync inside the timing
+	Repeat      int     `json:"repeat"`                        // rounds (with RepeatAuto, the most any size ran)
+	RepeatAuto  bool    `json:"repeat_auto"`                   // --repeat auto: adaptive rounds
+	TimeBudget  float64 `json:"time_budget_seconds,omitempty"` // --time-budget, seconds; 0: the default
+	Order       string  `json:"order"`                         // size order within a round
+	Seed        uint64  `json:"seed"`                          // shuffle seed
+	Warmup      bool    `json:"warmup"`                        // warm-up pass requested
+	Convert     string  `json:"convert"`                       // byte order in the file
+	Stride      int     `json:"stride"`                        // source elements per element written
+	Mode        string  `json:"mode"`                          // write, read, both
+	Direct      bool    `json:"direct"`                        // O_DIRECT
+	CacheDrop   string  `json:"cache_drop"`                    // how read runs avoid the page cache
+	Verify      bool    `json:"verify"`                        // every file read back and checked
+	Jobs        int     `json:"jobs,omitempty"`                // --jobs: writers in one process; 0 is 1
+	// Variants are the variants of an interleaved sweep, in plan order.
+	Variants     []ConfigVariant `json:"variants,omitempty"`
+	KneeFraction float64         `json:"knee_fraction"`   // share of the plateau that counts
+	Clock        string          `json:"clock,omitempty"` // "" is iobench's monotonic clock
+	Profile      string          `json:"profile,omitempty"`
+	ProfileWhy   string          `json:"profile_reason,omitempty"`
+	// StripeSize is the Lustre stripe size of the directory (lfs
+	// getstripe) when known, for the how-to-apply block; 0: unknown.
+	StripeSize int64 `json:"stripe_size,omitempty"`
+	// How each run did its I/O; empty in results of older versions and
+	// of other tools.
+	TimeLimit   float64 `json:"time_limit_seconds,omitempty"` // --time-limit, seconds; 0: none
+	Data        string  `json:"data,omitempty"`               // ramp, random, zero
+	Flush       string  `json:"flush,omitempty"`              // fsync, fdatasync, none: inside the timing
+	OpenSync    string  `json:"open_sync,omitempty"`          // dsync, sync; "": neither
+	Preallocate bool    `json:"preallocate"`                  // each file fallocated before its run
+	Overwrite   bool    `json:"overwrite"`                    // one file, written in full first, overwritten by every run
+	Latency     bool    `json:"latency"`                      // per-call times measured
 }
 
 // NewConfig describes a plan for the report.
@@ -104,9 +141,12 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 	return Config{
 		Count: c.Count, ElementType: c.Type.String(), ElementSize: c.ElemSize(), TotalBytes: c.TotalBytes(),
 		Sizes: c.Sizes, Source: string(c.Source), SourceBytes: c.SourceBytes(), Sync: string(c.Sync),
-		Fsync: c.Fsync, Repeat: c.Repeat, RepeatAuto: c.Auto, TimeBudget: c.TimeBudget.Seconds(), Order: string(c.Order), Seed: c.Seed, Warmup: c.Warmup,
+		Fsync: c.FlushKind() == iobench.FlushFsync, Repeat: c.Repeat, RepeatAuto: c.Auto, TimeBudget: c.TimeBudget.Seconds(), Order: string(c.Order), Seed: c.Seed, Warmup: c.Warmup,
 		Convert: c.Convert.String(), Stride: c.Stride, Mode: string(c.Mode), Direct: c.Direct,
 		CacheDrop: string(c.Drop), Verify: c.Verify, KneeFraction: fraction,
+		TimeLimit: c.TimeLimit.Seconds(), Data: string(c.DataKind()), Flush: string(c.FlushKind()), OpenSync: string(c.OpenSync),
+		Preallocate: c.Preallocate, Overwrite: c.Overwrite, Latency: c.Latency,
+		Jobs: c.Jobs, Variants: NewConfigVariants(c),
 	}
 }
 
@@ -123,30 +163,31 @@ func (r *Report) Summarize(res *iobench.Result) {
 	r.Verified = res.Verified
 	r.Incomplete = res.Incomplete
 	r.Results = iobench.Summarize(res)
+	r.Jobs = newJobs(res.Jobs)
 	if res.Adaptive != nil {
 		r.Adaptive = res.Adaptive
 		r.Config.Repeat = res.Adaptive.Rounds
 	}
 	f := r.Config.KneeFraction
-	r.Knee = knee.EstimateKnee(Runs(r.Results, iobench.ModeWrite), f)
-	r.ReadKnee = nil
-	if r.Config.Mode != string(iobench.ModeWrite) {
-		rk := knee.EstimateKnee(Runs(r.Results, iobench.ModeRead), f)
-		if r.Config.Mode == string(iobench.ModeRead) {
-			r.Knee = rk
-		} else {
-			r.ReadKnee = &rk
-		}
+	// An interleaved sweep's knee and recommendation are its first
+	// variant's; each variant's curve is in Variants.
+	rows, samples := r.Results, res.Samples
+	names := variantNames(res, r.Config, r.Results)
+	if len(names) > 0 {
+		rows, samples = VariantRows(r.Results, names[0]), variantSamples(res.Samples, names[0])
 	}
+	r.Knee, r.ReadKnee = r.knees(rows)
 	r.KneeStability = nil
-	if rounds := FullRoundCurves(res.Samples, r.primaryMode()); len(rounds) >= MinStabilityRounds {
+	if rounds := FullRoundCurves(samples, r.primaryMode()); len(rounds) >= MinStabilityRounds {
 		sp := knee.Stability(rounds, f)
 		r.KneeStability = &sp
 	}
 	if r.Adaptive != nil {
 		r.Knee.Rounds = r.Adaptive.Rounds // the rounds run, not the most runs of one size
 	}
-	r.Recommendation = advice.Recommend(r.Knee, Runs(r.Results, r.primaryMode()), r.FS)
+	r.summarizeVariants(names, res)
+	r.Recommendation = advice.Recommend(r.Knee, Runs(rows, r.primaryMode()), r.FS)
+	r.Recommendation.Apply = r.howToApply()
 	r.Warnings = append(slices.DeleteFunc(slices.Clone(r.Warnings), isSummaryWarning), r.summaryWarnings()...)
 }
 

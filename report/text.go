@@ -60,9 +60,15 @@ func (p *printer) textHeader(r *Report) {
 		}
 		p.f("conversion: %s byte order, stride %d\n", c.Convert, c.Stride)
 		p.f("timing:     %s\n", timingLine(c))
+		if len(c.Variants) > 0 {
+			p.f("variants:   %s\n", variantsLine(c))
+		}
+		if c.Jobs > 1 {
+			p.f("jobs:       %s\n", jobsLine(c, r.Jobs))
+		}
 	}
-	if r.MPI != nil {
-		p.f("mpi:        %s\n", mpiLine(r.MPI))
+	for _, kv := range mpiPairs(r) {
+		p.f("%-12s%s\n", kv[0]+":", kv[1])
 	}
 }
 
@@ -70,6 +76,9 @@ func dataLine(c Config) string {
 	line := fmt.Sprintf("%d %s elements = %d B (%s) per run", c.Count, c.ElementType, c.TotalBytes, humanize.IBytes(uint64(c.TotalBytes)))
 	if c.SourceBytes > 0 { // unknown for results read back from other tools
 		line += fmt.Sprintf("; source %s (%s in memory)", c.Source, humanize.IBytes(uint64(c.SourceBytes)))
+	}
+	if c.Data != "" {
+		line += "; data " + dataWords(c)
 	}
 	return line
 }
@@ -124,12 +133,11 @@ func symlinkNote(r *Report) string {
 
 func timingLine(c Config) string {
 	parts := []string{"open..close on " + orDefault(c.Clock, "a monotonic clock")}
-	switch {
-	case c.Mode == string(iobench.ModeRead):
-	case c.Fsync:
-		parts = append(parts, "fsync inside the timing")
-	default:
-		parts = append(parts, "no fsync")
+	if c.Mode != string(iobench.ModeRead) {
+		parts = append(parts, writeTimingWords(c)...)
+	}
+	if c.TimeLimit > 0 {
+		parts = append(parts, fmt.Sprintf("each run stops after %s (--time-limit)", formatSeconds(c.TimeLimit)))
 	}
 	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
 	rounds := "1 round"
@@ -158,25 +166,13 @@ func (p *printer) textBody(r *Report) {
 		p.f("rounds:     %s\n", AdaptiveLine(r.Adaptive))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		rows := ModeRows(r.Results, mode)
-		if len(rows) == 0 {
-			continue
+		for _, v := range r.Views() {
+			p.textMode(v, mode)
 		}
-		est := r.KneeFor(mode)
-		k := est.Result
-		p.f("\n%s\n", mode)
-		p.textTable(r, rows, k)
-		p.f("\n%s\n", strings.Join(chart(rows, k), "\n"))
-		p.f("\n%s\n", KneeLine(est, rows))
-		if line := r.EstablishedLine(est); line != "" {
-			p.f("%s\n", line)
-		}
-		if mode == r.primaryMode() && r.KneeStability != nil {
-			p.f("%s\n", StabilityLine(*r.KneeStability))
-		}
-		if r.MPI != nil {
-			p.textRanks(r, rows)
-		}
+		p.textRatios(r, mode)
+	}
+	if r.MPI != nil && r.MPI.MPIIO != nil {
+		p.f("\nmpi-io hints: %s\n", hintsLine(r.MPI.MPIIO))
 	}
 	p.textRecommendation(r)
 	if v := r.Verified; v != nil {
@@ -194,6 +190,32 @@ func (p *printer) textBody(r *Report) {
 	if r.Incomplete {
 		p.f("INCOMPLETE: %s\n", r.Error)
 	}
+}
+
+// textMode is one direction of one report (or variant): its table, chart,
+// knee and spread across ranks or jobs.
+func (p *printer) textMode(r *Report, mode iobench.Mode) {
+	rows := ModeRows(r.Results, mode)
+	if len(rows) == 0 {
+		return
+	}
+	est := r.KneeFor(mode)
+	k := est.Result
+	p.f("\n%s\n", sectionTitle(r, mode))
+	p.textTable(r, rows, k)
+	p.textIO(r, rows)
+	p.f("\n%s\n", strings.Join(chart(rows, k), "\n"))
+	p.f("\n%s\n", KneeLine(est, rows))
+	if line := r.EstablishedLine(est); line != "" {
+		p.f("%s\n", line)
+	}
+	if mode == r.primaryMode() && r.KneeStability != nil {
+		p.f("%s\n", StabilityLine(*r.KneeStability))
+	}
+	if r.MPI != nil {
+		p.textRanks(r, rows)
+	}
+	p.textJobs(r, rows)
 }
 
 func ranOrNot(r *Report) string {
