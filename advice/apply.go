@@ -87,9 +87,10 @@ type ApplyFacts struct {
 	// StripeSize is the Lustre stripe size of the directory when known
 	// (lfs getstripe); 0: unknown.
 	StripeSize int64
-	// Measured names the runtimes (ApplyRuntimes) measured through the
-	// runtime itself at the recommended buffer.
-	Measured []string
+	// Measured gives, per runtime (ApplyRuntimes), the buffer sizes it
+	// was measured at through the runtime itself (iobench runtime); a
+	// row whose value is one of them is marked measured.
+	Measured map[string][]int64
 	// DefaultVerdict is the sweep's verdict on libgfortran's 128 KiB
 	// unformatted default (Gfortran.Verdict), judged from write(2) calls
 	// of that size; "" when there is none.
@@ -172,8 +173,9 @@ func roundUp(n, m int64) int64 { return (n + m - 1) / m * m }
 
 func bytesValue(n int64) string { return fmt.Sprintf("%d", n) }
 
-// measured is whether rt was measured through the runtime itself.
-func (a applier) measured(rt string) bool { return slices.Contains(a.f.Measured, rt) }
+// measured is whether rt was measured through the runtime itself with a
+// buffer of n bytes.
+func (a applier) measured(rt string, n int64) bool { return slices.Contains(a.f.Measured[rt], n) }
 
 // provenance says what the value rests on: the runtime measured at it,
 // or the write(2) sweep and the runtime's rule, and how to check it.
@@ -219,11 +221,11 @@ func (a applier) libgfortran() []Apply {
 	rt := RuntimeLibgfortran
 	prov := a.provenance(rt, false)
 	enough := a.b <= GfortranUnformattedDefault || a.f.DefaultVerdict == VerdictEnough
-	conv := Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(a.b), Measured: a.measured(rt)}
+	conv := Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(a.b), Measured: a.measured(rt, a.b)}
 	conv.Note = plain + "With -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is this size; a native array write larger than half the buffer bypasses it and goes out in one call."
 	conv.Comment = "unformatted: converted data goes out in calls of this size"
 	if enough {
-		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), false
+		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), a.measured(rt, GfortranUnformattedDefault)
 		conv.Note += " The default, 131072, already reaches the knee: no change is needed."
 		conv.Comment = "the default already reaches the knee: no change is needed"
 	}
@@ -234,9 +236,10 @@ func (a applier) libgfortran() []Apply {
 	var small []Apply
 	if 2*a.k > buf {
 		v := 2 * a.k
-		small = append(small, Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(v),
+		m := a.measured(rt, v)
+		small = append(small, Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(v), Measured: m,
 			Note: fmt.Sprintf("%sFor many records smaller than the knee: at the end of each record libgfortran writes its buffer out once it is at least half full, so calls are just over half the buffer, and twice the knee (%s) keeps them at or above it. It serves converted data too, in calls of %s, if the curve stays on the plateau there.%s %s",
-				plain, knee.FormatSize(a.k), knee.FormatSize(v), memoryNote(v), prov),
+				plain, knee.FormatSize(a.k), knee.FormatSize(v), memoryNote(v), a.provenance(rt, m)),
 			Comment: "or, for many small records: calls of just over half of it" + memoryComment(v)})
 	} else {
 		conv.Note += fmt.Sprintf(" Also enough for small records, which go out in calls of just over half the buffer (%s).", knee.FormatSize(buf/2))
@@ -291,8 +294,8 @@ func (a applier) intelFortran() []Apply {
 
 func (a applier) stdio() Apply {
 	rt := RuntimeStdio
-	m := a.measured(rt)
 	v := max(a.b, stdioDefault)
+	m := a.measured(rt, v)
 	return Apply{Runtime: rt, Setting: "setvbuf", Value: fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d);", v), Measured: m,
 		Note:    "After fopen, before the first I/O on f. glibc's default buffer is st_blksize, at most 8192 bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call." + memoryNote(v) + " " + a.provenance(rt, m),
 		Comment: "in C, after fopen" + memoryComment(v)}

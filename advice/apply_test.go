@@ -124,7 +124,7 @@ func TestHowToApplyRows(t *testing.T) {
 // measured, at its recommended buffer; every other note says what was
 // inferred and how to check it.
 func TestHowToApplyMeasured(t *testing.T) {
-	as := advice.HowToApply(advice.ApplyFacts{Knee: mib, FS: fsinfo.Info{Type: "ext4"}, Measured: []string{"libgfortran"}, DefaultVerdict: advice.VerdictExport})
+	as := advice.HowToApply(advice.ApplyFacts{Knee: mib, FS: fsinfo.Info{Type: "ext4"}, Measured: map[string][]int64{"libgfortran": {mib}}, DefaultVerdict: advice.VerdictExport})
 	var measured []row
 	for _, a := range as {
 		if a.Measured {

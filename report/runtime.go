@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -361,29 +362,28 @@ func RuntimeCSV(w io.Writer, r *RuntimeReport) error {
 }
 
 // SetApply fills the how-to-apply block from the sweep's knee: every
-// runtime that applies, this report's runtime marked measured when it ran
-// at the recommended buffer.
+// runtime that applies, this report's runtime's rows marked measured where
+// it ran with their buffer.
 func (r *RuntimeReport) SetApply() {
 	sw := r.Sweep
 	if sw == nil || sw.KneeBytes <= 0 || sw.RecommendedBytes <= 0 {
 		r.Apply = nil
 		return
 	}
-	var measured []string
-	if r.ranAt(sw.RecommendedBytes) {
-		measured = []string{applyName(r.Runtime)}
-	}
+	measured := map[string][]int64{applyName(r.Runtime): r.buffersRun()}
 	r.Apply = advice.HowToApply(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: r.FS, Measured: measured})
 }
 
-// ranAt reports whether a measured case used buffer n.
-func (r *RuntimeReport) ranAt(n int64) bool {
+// buffersRun are the buffer sizes of the cases that ran, the default's
+// included.
+func (r *RuntimeReport) buffersRun() []int64 {
+	var out []int64
 	for _, c := range r.Summary.Cases {
-		if c.Runs > 0 && c.BufferBytes == n {
-			return true
+		if c.Runs > 0 && !slices.Contains(out, c.BufferBytes) {
+			out = append(out, c.BufferBytes)
 		}
 	}
-	return false
+	return out
 }
 
 // applyName is a runtime's name in the how-to-apply block.
