@@ -262,5 +262,34 @@ func SettingsLabel(r *Report) string {
 	if c.Source != "" && c.Source != string(iobench.SourceArray) {
 		parts = append(parts, c.Source)
 	}
+	parts = append(parts, ioLabel(c)...)
 	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
+}
+
+// ioLabel names the I/O options that change what a run measures, so
+// that compare tells runs with them apart.
+func ioLabel(c Config) []string {
+	var parts []string
+	if c.Flush != "" && c.Flush != string(iobench.FlushFsync) && c.Flush != string(iobench.FlushNone) {
+		parts = append(parts, c.Flush)
+	}
+	if c.OpenSync != "" {
+		parts = append(parts, "O_"+strings.ToUpper(c.OpenSync))
+	}
+	if c.Data != "" && c.Data != string(iobench.DataRamp) {
+		parts = append(parts, c.Data+" data")
+	}
+	if c.TimeLimit > 0 {
+		parts = append(parts, fmt.Sprintf("time limit %gs", c.TimeLimit))
+	}
+	if c.Preallocate {
+		parts = append(parts, "preallocated")
+	}
+	if c.Overwrite {
+		parts = append(parts, "overwrite")
+	}
+	if c.Jobs > 1 {
+		parts = append(parts, fmt.Sprintf("%d jobs", c.Jobs))
+	}
+	return parts
 }

@@ -12,6 +12,7 @@ var csvHeader = []string{
 	"mode", "write_size", "round", "seq", "seconds", "bytes", "calls",
 	"short_writes", "eintr_retries", "mib_per_s", "start",
 	"fs_type", "block_size", "element_type", "convert", "fsync", "source", "incomplete",
+	"time_limited", "flush", "data",
 }
 
 // CSV writes one row per run, with a header. The runs of an interleaved
@@ -40,6 +41,7 @@ func csvRows(cw *csv.Writer, r *Report, variants bool) {
 				ftoa(s.MiBPerSec()), s.Start.UTC().Format(time.RFC3339Nano),
 				r.FS.Type, itoa(r.FS.BlockSize), r.Config.ElementType, r.Config.Convert,
 				strconv.FormatBool(r.Config.Fsync), r.Config.Source, strconv.FormatBool(r.Incomplete),
+				strconv.FormatBool(s.TimeLimited), r.Config.Flush, r.Config.Data,
 			}
 			if variants {
 				rec = append(rec, s.Variant)
