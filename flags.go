@@ -208,6 +208,11 @@ func repeatFromFlags(c *cli.Context, cfg *iobench.Config) error {
 	if !c.IsSet("time-budget") {
 		return nil
 	}
+	return timeBudgetFromFlags(c, cfg)
+}
+
+// timeBudgetFromFlags reads --time-budget.
+func timeBudgetFromFlags(c *cli.Context, cfg *iobench.Config) error {
 	d, err := time.ParseDuration(c.String("time-budget"))
 	switch {
 	case err != nil:

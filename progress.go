@@ -22,22 +22,26 @@ import (
 // follows the plan as the engine announces it: an adaptive sweep's bar
 // grows by each round it adds, and its time left is bounded by the budget.
 type liveObserver struct {
-	w       io.Writer
-	runner  *iobench.Runner
-	cfg     iobench.Config
-	mu      sync.Mutex
-	bar     *progressbar.ProgressBar
-	planned int   // runs announced so far
-	round   int   // the round running
-	roundN  int   // runs in the round running
-	base    int64 // bytes of the runs already finished
-	inRun   bool  // a timed run is moving bytes: count the runner's progress
-	current string
-	start   time.Time
-	round2  time.Time // when round 2 was planned: round 1's end
-	shown   int64     // bar position, in barSteps: never moves back
-	done    chan struct{}
-	stopped sync.Once
+	w      io.Writer
+	runner progressSource
+	cfg    iobench.Config
+	runs   int // runs of a fixed plan
+	// budgetRounds sets an adaptive plan's default budget: this many
+	// times the first round.
+	budgetRounds int
+	mu           sync.Mutex
+	bar          *progressbar.ProgressBar
+	planned      int   // runs announced so far
+	round        int   // the round running
+	roundN       int   // runs in the round running
+	base         int64 // bytes of the runs already finished
+	inRun        bool  // a timed run is moving bytes: count the runner's progress
+	current      string
+	start        time.Time
+	round2       time.Time // when round 2 was planned: round 1's end
+	shown        int64     // bar position, in barSteps: never moves back
+	done         chan struct{}
+	stopped      sync.Once
 }
 
 // barSteps is the bar's resolution. The bar shows the share done of the
@@ -48,8 +52,15 @@ const barSteps = 10000
 // lineWidth is what every live line fits in, bar included.
 const lineWidth = 80
 
-func newLiveObserver(w io.Writer, r *iobench.Runner, cfg iobench.Config, wantBar bool) *liveObserver {
-	o := &liveObserver{w: w, runner: r, cfg: cfg, done: make(chan struct{})}
+// progressSource is what the bar polls: the bytes the run in progress has
+// moved, and what it is doing. *iobench.Runner is one.
+type progressSource interface {
+	Progress() int64
+	Phase() iobench.Phase
+}
+
+func newLiveObserver(w io.Writer, r progressSource, cfg iobench.Config, wantBar bool) *liveObserver {
+	o := &liveObserver{w: w, runner: r, cfg: cfg, runs: cfg.Runs(), budgetRounds: iobench.DefaultBudgetRounds, done: make(chan struct{})}
 	if wantBar && isTerminal(w) {
 		// The bar draws; the description carries exact units (MiB) and an
 		// estimate over the whole sweep, not the library's per-second rate.
@@ -99,11 +110,14 @@ func (o *liveObserver) WarmupStarted() {
 		humanize.IBytes(uint64(o.cfg.TotalBytes())), knee.FormatSize(o.cfg.MaxSize())))
 }
 
-func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) {
+func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) { o.roundPlanned(round, len(runs)) }
+
+// roundPlanned counts a round of n runs into the plan.
+func (o *liveObserver) roundPlanned(round, n int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.round, o.roundN = round, len(runs)
-	o.planned += len(runs)
+	o.round, o.roundN = round, n
+	o.planned += n
 	if round == 2 {
 		o.round2 = time.Now()
 	}
@@ -113,7 +127,7 @@ func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) {
 // plan; for an adaptive one the rounds announced, and up to MinAutoRounds
 // rounds like the current one.
 func (o *liveObserver) expectedBytes() int64 {
-	runs := o.cfg.Runs()
+	runs := o.runs
 	if o.cfg.Auto {
 		runs = o.planned + max(0, iobench.MinAutoRounds-o.round)*o.roundN
 	}
@@ -121,13 +135,18 @@ func (o *liveObserver) expectedBytes() int64 {
 }
 
 func (o *liveObserver) RunStarted(r iobench.Run) {
+	o.runStarted(fmt.Sprintf("%s %s %s%s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant)))
+}
+
+// runStarted starts counting a timed run, described by current.
+func (o *liveObserver) runStarted(current string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.start.IsZero() {
 		o.start = time.Now() // after the warm-up, which the bar does not count
 	}
 	o.inRun = true
-	o.current = fmt.Sprintf("%s %s %s%s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant))
+	o.current = current
 }
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
@@ -219,18 +238,24 @@ func (o *liveObserver) budget() time.Duration {
 	case o.cfg.TimeBudget > 0:
 		return o.cfg.TimeBudget
 	case !o.round2.IsZero():
-		return iobench.DefaultBudgetRounds * o.round2.Sub(o.start)
+		return time.Duration(o.budgetRounds) * o.round2.Sub(o.start)
 	}
 	return 0
 }
 
 func (o *liveObserver) RunFinished(s iobench.Sample) {
+	o.runFinished(runLine(s, o.roundWord(s.Round)+variantTag(o.cfg, s.Variant)))
+}
+
+// runFinished counts a timed run as done and prints its line, and after
+// the first the estimate.
+func (o *liveObserver) runFinished(line string) {
 	o.mu.Lock()
 	first := o.base == 0
 	o.base += o.cfg.TotalBytes()
 	o.inRun = false
 	o.mu.Unlock()
-	o.printLine(runLine(s, o.roundWord(s.Round)+variantTag(o.cfg, s.Variant)))
+	o.printLine(line)
 	if first {
 		o.printLine("iobench: " + o.estimate(time.Since(o.start)))
 	}
@@ -247,11 +272,11 @@ func (o *liveObserver) estimate(first time.Duration) string {
 			first.Round(time.Millisecond), round.Round(time.Second), o.cfg.TimeBudget)
 	case o.cfg.Auto:
 		return fmt.Sprintf("first run took %s; round 1 should take about %s, all rounds at most %dx that (about %s)",
-			first.Round(time.Millisecond), round.Round(time.Second), iobench.DefaultBudgetRounds, (iobench.DefaultBudgetRounds * round).Round(time.Second))
+			first.Round(time.Millisecond), round.Round(time.Second), o.budgetRounds, (time.Duration(o.budgetRounds) * round).Round(time.Second))
 	}
-	all := time.Duration(o.cfg.Runs()) * first
+	all := time.Duration(o.runs) * first
 	return fmt.Sprintf("first run took %s; the %d runs should take about %s (ending about %s)",
-		first.Round(time.Millisecond), o.cfg.Runs(), all.Round(time.Second), time.Now().Add(all-first).Format("15:04"))
+		first.Round(time.Millisecond), o.runs, all.Round(time.Second), time.Now().Add(all-first).Format("15:04"))
 }
 
 // runLine is one finished run in at most lineWidth columns.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,18 +23,25 @@ func TestProgressBarOnATerminal(t *testing.T) {
 	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "512MiB", "--sizes", "4KiB,8KiB",
 		"--repeat", "auto", "--time-budget", "6s", "--sync", "none", "--profile", "generic", "--format", "json", "-o", t.TempDir()+"/r.json")
 	screen := onTerminal(t, cmd)
+	waitOnTerminal(t, cmd, screen)
+	checkBar(t, screen())
+}
+
+// waitOnTerminal waits for cmd, started by onTerminal, for at most two
+// minutes; a failure shows the terminal.
+func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
+	t.Helper()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	select {
 	case err := <-waited:
 		if err != nil {
-			t.Fatalf("sweep: %v", err)
+			t.Fatalf("%s: %v\n%s", cmd.Args[1], err, screen())
 		}
 	case <-time.After(2 * time.Minute):
 		_ = cmd.Process.Kill()
-		t.Fatal("sweep on a pty hung")
+		t.Fatalf("%s on a pty hung", cmd.Args[1])
 	}
-	checkBar(t, screen())
 }
 
 // onTerminal starts cmd on an 80-column pseudo-terminal; the function it
@@ -63,11 +71,19 @@ var (
 // show progress, and no bar or run line is wider than 80 columns.
 func checkBar(t *testing.T, out string) {
 	t.Helper()
+	checkLiveLines(t, out, []string{"write "}, "filling the array", "warm-up (untimed)")
+}
+
+// checkLiveLines: the bar's percentage never goes back, no bar or run line
+// (one that starts with a runPrefix) is wider than 80 columns, and out
+// shows each of wants.
+func checkLiveLines(t *testing.T, out string, runPrefixes []string, wants ...string) {
+	t.Helper()
 	last, draws := -1, 0
 	for _, seg := range strings.FieldsFunc(ansi.ReplaceAllString(out, ""), func(r rune) bool { return r == '\r' || r == '\n' }) {
 		seg = strings.TrimRight(seg, " ")
 		m := percent.FindStringSubmatch(seg)
-		live := m != nil || strings.HasPrefix(seg, "write ")
+		live := m != nil || slices.ContainsFunc(runPrefixes, func(p string) bool { return strings.HasPrefix(seg, p) })
 		if w := utf8.RuneCountInString(seg); live && w > 80 {
 			t.Errorf("a live line of %d columns: %q", w, seg)
 		}
@@ -83,9 +99,9 @@ func checkBar(t *testing.T, out string) {
 	if draws < 3 {
 		t.Errorf("the bar was drawn %d times, want several:\n%q", draws, out)
 	}
-	for _, want := range []string{"filling the array", "warm-up (untimed)"} {
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
-			t.Errorf("no %q progress shown:\n%q", want, out)
+			t.Errorf("no %q shown:\n%q", want, out)
 		}
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/convert"
@@ -76,7 +79,9 @@ func runtimeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "byte orders to run, a list of: " + joinNames(convert.Orders())},
 		&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "record size of the small-records layout, a multiple of 8 bytes"},
 		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee and the predicted gains from", DefaultText: "a quick write(2) sweep of the buffer sizes on --dir"},
-		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order", DefaultText: strconv.Itoa(runtimes.DefaultRounds)},
+		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
+			DefaultText: "auto in the disk and parallel file system profiles, else " + strconv.Itoa(runtimes.DefaultRounds)},
+		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)},
 		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed, recorded in the report", DefaultText: "from the clock"},
 		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "as the profile says: on in the disk and parallel file system profiles"},
 		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
@@ -84,7 +89,7 @@ func runtimeFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 		formatFlag(report.CmdRuntime, "text", "output format: %s"),
 		outputFlag("write the report to this new file (never overwritten) instead of stdout"),
-		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar during the quick write(2) sweep, even on a terminal"},
+		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar, even on a terminal"},
 	}
 }
 
@@ -153,8 +158,8 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, er
 		return nil, err
 	}
 	j.plan.Fsync = j.sweep.cfg.Fsync
-	if !c.IsSet("repeat") && !j.sweep.cfg.Auto && j.sweep.cfg.Repeat > j.plan.Rounds {
-		j.plan.Rounds = j.sweep.cfg.Repeat
+	if err := j.roundsFromProfile(c); err != nil {
+		return nil, err
 	}
 	j.rep = &report.RuntimeReport{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: j.info, Runtime: rt}
 	return j, nil
@@ -174,13 +179,15 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 		count = n
 	}
 	j.cfg.Count = count
-	rounds := runtimes.DefaultRounds
-	if c.IsSet("repeat") {
-		n, err := strconv.Atoi(strings.TrimSpace(c.String("repeat")))
-		if err != nil || n < 1 {
-			return fmt.Errorf("--repeat: %q is not a number of rounds, at least 1", c.String("repeat"))
-		}
-		rounds = n
+	var err error
+	switch {
+	case c.IsSet("repeat"): // with --time-budget
+		err = repeatFromFlags(c, &j.cfg)
+	case c.IsSet("time-budget"):
+		err = timeBudgetFromFlags(c, &j.cfg)
+	}
+	if err != nil {
+		return err
 	}
 	j.cfg.Seed = c.Uint64("seed")
 	if !c.IsSet("seed") {
@@ -210,7 +217,28 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 		}
 	}
 	j.plan = runtimes.Plan{Dir: j.cfg.Dir, Elements: count, RecordBytes: record, Layouts: runtimes.Layouts(), Orders: orders,
-		Rounds: rounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
+		Rounds: runtimes.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
+	return nil
+}
+
+// roundsFromProfile sets the plan's rounds as sweep's would be set:
+// --repeat, else the profile's (adaptive rounds in the disk and parallel
+// file system profiles), but never fewer than DefaultRounds fixed ones.
+func (j *runtimeJob) roundsFromProfile(c *cli.Context) error {
+	cfg := j.sweep.cfg
+	switch {
+	case cfg.Auto:
+		j.plan.Auto, j.plan.Rounds, j.plan.TimeBudget = true, iobench.MinAutoRounds, cfg.TimeBudget
+	case c.IsSet("repeat") || cfg.Repeat > j.plan.Rounds:
+		j.plan.Rounds = cfg.Repeat
+	}
+	switch {
+	case cfg.TimeBudget == 0 || cfg.Auto:
+	case c.IsSet("repeat"):
+		return usagef("--time-budget: %s needs --repeat auto, not --repeat %s (a fixed number of rounds runs whatever they cost)", cfg.TimeBudget, c.String("repeat"))
+	default:
+		return usagef("--time-budget: %s needs --repeat auto: profile %s runs %d fixed rounds", cfg.TimeBudget, j.sweep.profile, j.plan.Rounds)
+	}
 	return nil
 }
 
@@ -264,15 +292,26 @@ func (j *runtimeJob) run(c *cli.Context) error {
 	if err != nil {
 		return j.finish(nil, err)
 	}
-	j.rep.Sweep = sw
+	j.rep.Sweep, j.plan.Sweep = sw, sw
 	j.plan.Buffers = j.bufferList(sw)
 	j.rep.Config = report.NewRuntimeConfig(j.plan)
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.sweep.profile, j.sweep.profileWhy
-	fmt.Fprintf(j.stderr, "iobench: %s: %d cases x %d rounds of %s each, shuffled (seed %d)\n", j.rt, len(j.plan.Cases()), j.plan.Rounds,
+	rounds := fmt.Sprintf("%d rounds", j.plan.Rounds)
+	if j.plan.Auto {
+		budget := fmt.Sprintf("%d x the first round's time", runtimes.DefaultBudgetRounds)
+		if j.plan.TimeBudget > 0 {
+			budget = "--time-budget " + j.plan.TimeBudget.String()
+		}
+		rounds = fmt.Sprintf("adaptive rounds (at least %d, then the undecided recommended cases with their defaults, within %s)",
+			iobench.MinAutoRounds, budget)
+	}
+	fmt.Fprintf(j.stderr, "iobench: %s: %d cases x %s of %s each, shuffled (seed %d)\n", j.rt, len(j.plan.Cases()), rounds,
 		knee.FormatSize(j.plan.Bytes()), j.plan.Seed)
 	j.env.active.Store(w) // a second Ctrl-C kills the writer and removes its file
 	defer j.env.active.Store(nil)
-	res, runErr := w.Measure(ctx, j.plan, &runtimeObserver{w: j.stderr, rt: j.rt})
+	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
+	res, runErr := w.Measure(ctx, j.plan, obs)
+	obs.live.stop()
 	return j.finish(res, runErr)
 }
 
@@ -280,7 +319,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 // file, as sweep does.
 func (j *runtimeJob) preflight() error {
 	cfg := j.sweep.cfg
-	cfg.Dir, cfg.Sizes, cfg.Auto, cfg.Repeat = j.info.ResolvedDir, []int64{min(largeBuffer, cfg.TotalBytes())}, false, 1
+	cfg.Dir, cfg.Sizes, cfg.Auto, cfg.Repeat, cfg.TimeBudget = j.info.ResolvedDir, []int64{min(largeBuffer, cfg.TotalBytes())}, false, 1, 0
 	return inFlagWords(iobench.Preflight(cfg, j.info, j.rep.Host.MemAvailableBytes))
 }
 
@@ -297,7 +336,7 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	qs := j.sweep
 	qs.cfg.Dir = j.info.ResolvedDir
 	qs.cfg.Sizes = quickSizes(j.buffers, j.plan.DefaultBuffer, qs.cfg.TotalBytes())
-	qs.cfg.Auto, qs.cfg.Repeat, qs.cfg.Order = false, quickSweepRounds, iobench.Shuffled
+	qs.cfg.Auto, qs.cfg.Repeat, qs.cfg.TimeBudget, qs.cfg.Order = false, quickSweepRounds, 0, iobench.Shuffled
 	qs.cfg.KneeFraction = j.fraction
 	if err := qs.cfg.Validate(); err != nil {
 		return nil, inFlagWords(err)
@@ -373,7 +412,10 @@ func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
 	if r.Config.Rounds == 0 {
 		r.Config = report.NewRuntimeConfig(j.plan)
 	}
-	r.WarmupRan, r.Samples, r.Incomplete = res.WarmupRan, res.Samples, res.Incomplete
+	r.WarmupRan, r.Samples, r.Incomplete, r.Adaptive = res.WarmupRan, res.Samples, res.Incomplete, res.Adaptive
+	if res.Adaptive != nil {
+		r.Config.Rounds = res.Adaptive.Rounds
+	}
 	if len(res.Samples) > 0 {
 		r.Summary = runtimes.Summarize(j.rt, j.plan, res, r.Sweep)
 	}
@@ -404,21 +446,101 @@ func (j *runtimeJob) write() error {
 	return nil
 }
 
-// runtimeObserver prints one line per finished run on stderr.
+// runtimeObserver shows a runtime plan's progress on stderr as sweep shows
+// its own, through liveObserver: one line per finished run, the estimate
+// after the first, and on a terminal the bar and the time left below them.
+// The bar follows the data file of the run in progress, as the writer
+// fills it.
 type runtimeObserver struct {
-	w  io.Writer
-	rt runtimes.Runtime
+	live *liveObserver
+	rt   runtimes.Runtime
+	plan runtimes.Plan
+	file atomic.Pointer[string] // data file of the run in progress
 }
 
-func (o *runtimeObserver) StepStarted(runtimes.Step, int) {}
+func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, wantBar bool) *runtimeObserver {
+	o := &runtimeObserver{rt: rt, plan: p}
+	// No Stride: no array to fill in iobench, the writer fills its own.
+	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
+	o.live = newLiveObserver(w, o, cfg, wantBar)
+	o.live.mu.Lock()
+	o.live.runs, o.live.budgetRounds = p.Rounds*len(p.Cases()), runtimes.DefaultBudgetRounds
+	o.live.mu.Unlock()
+	return o
+}
+
+// Progress is the size of the data file being written: the bytes the
+// writer has handed to write(2) so far.
+func (o *runtimeObserver) Progress() int64 {
+	path := o.file.Load()
+	if path == nil {
+		return 0
+	}
+	st, err := os.Stat(*path)
+	if err != nil {
+		return 0 // not created yet, or already removed
+	}
+	return st.Size()
+}
+
+// Phase is never PhaseFill: the bar has no array of its own to fill.
+func (o *runtimeObserver) Phase() iobench.Phase { return iobench.PhaseIdle }
+
+func (o *runtimeObserver) WarmupStarted(c runtimes.Case) {
+	o.follow(0)
+	o.live.printLine(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
+		humanize.IBytes(uint64(o.plan.Bytes())), c.Layout, c.Convert, bufferWord(c)))
+}
+
+func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
+	o.live.roundPlanned(round, len(steps))
+	if o.plan.Auto && round > iobench.MinAutoRounds {
+		o.live.printLine(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)))
+	}
+}
+
+func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
+	o.follow(s.Seq)
+	o.live.runStarted(fmt.Sprintf("%s %s %s r%d", s.Layout, shortOrder(s.Convert), knee.FormatSize(s.BufferBytes), s.Round))
+}
+
+func (o *runtimeObserver) follow(seq int) {
+	path := o.plan.DataFile(o.rt, seq)
+	o.file.Store(&path)
+}
 
 func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
-	buf := knee.FormatSize(s.BufferBytes)
-	if s.Default {
-		buf += " (default)"
+	if o.live.bar != nil { // below the bar: one line of at most lineWidth columns
+		o.live.runFinished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
+			s.Layout, s.Convert, strings.Replace(bufferWord(s.Case), " (default)", " def", 1), o.live.roundWord(s.Round), s.MiBPerSec(), s.WriteCalls))
+		return
 	}
-	fmt.Fprintf(o.w, "iobench: %s %d/%d r%d: %s %s, buffer %s: %.1f MiB/s, %d write(2) calls\n",
-		o.rt, s.Seq, total, s.Round, s.Layout, s.Convert, buf, s.MiBPerSec(), s.WriteCalls)
+	of, round := fmt.Sprintf("%d/%d", s.Seq, total), fmt.Sprintf("r%d", s.Round)
+	if o.plan.Auto {
+		of, round = strconv.Itoa(s.Seq), o.live.roundWord(s.Round)
+	}
+	o.live.runFinished(fmt.Sprintf("iobench: %s %s %s: %s %s, buffer %s: %.1f MiB/s, %d write(2) calls",
+		o.rt, of, round, s.Layout, s.Convert, bufferWord(s.Case), s.MiBPerSec(), s.WriteCalls))
+}
+
+// bufferWord is the case's buffer, marked when it is the runtime's default.
+func bufferWord(c runtimes.Case) string {
+	if c.Default {
+		return knee.FormatSize(c.BufferBytes) + " (default)"
+	}
+	return knee.FormatSize(c.BufferBytes)
+}
+
+// shortOrder keeps the bar's description short: BE, LE for the
+// big- and little-endian conversions.
+func shortOrder(name string) string {
+	switch name {
+	case convert.BigEndian.String():
+		return "BE"
+	case convert.LittleEndian.String():
+		return "LE"
+	}
+	return name
 }
 
 var _ runtimes.Observer = (*runtimeObserver)(nil)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 )
@@ -56,6 +57,39 @@ func TestRuntimeTextReport(t *testing.T) {
 		t.Errorf("no progress line for the last run on stderr:\n%s", errOut)
 	}
 	assertUntouched(t, dir, before)
+}
+
+// TestRuntimeAdaptiveRounds: an adaptive profile makes --repeat auto the
+// default, as in sweep: at least MinAutoRounds rounds of every case, then
+// fewer, within --time-budget, and the report says what they did.
+func TestRuntimeAdaptiveRounds(t *testing.T) {
+	needCompiler(t, runtimes.Stdio)
+	dir := t.TempDir()
+	args := []string{"runtime", "stdio", "--dir", dir, "--size", "2MiB", "--buffers", "8KiB,64KiB", "--convert", "big-endian",
+		"--time-budget", "2s", "--sync", "none", "--profile", "generic", "--no-progress", "--format", "json"}
+	out, errOut, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc report.RuntimeReport
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	a := doc.Adaptive
+	if a == nil || !doc.Config.RepeatAuto || a.Rounds < iobench.MinAutoRounds || doc.Config.Rounds != a.Rounds || !a.BudgetFromFlag || a.BudgetSeconds != 2 {
+		t.Fatalf("config %+v, adaptive %+v; want adaptive rounds, at least %d, within the 2 s budget", doc.Config, a, iobench.MinAutoRounds)
+	}
+	cases := len(doc.Summary.Cases) // 2 layouts x {8 KiB, 64 KiB, the default}
+	runs := 0
+	for i, n := range a.CasesPerRound {
+		if i < iobench.MinAutoRounds && n != cases || i >= iobench.MinAutoRounds && (n >= cases || n%2 != 0) {
+			t.Errorf("round %d ran %d of %d cases", i+1, n, cases)
+		}
+		runs += n
+	}
+	if runs != len(doc.Samples) || !strings.Contains(errOut, "r3 auto: ") {
+		t.Errorf("%d samples of %v cases per round; stderr:\n%s", len(doc.Samples), a.CasesPerRound, errOut)
+	}
 }
 
 // TestRuntimeJSONFromSweep holds a stdio run against a saved sweep.
@@ -109,7 +143,11 @@ func TestRuntimeBadFlagsExitTwo(t *testing.T) {
 		{[]string{"--record", "12"}, "--record: "},
 		{[]string{"--record", "1GiB"}, "--record: "},
 		{[]string{"--repeat", "0"}, "--repeat: "},
-		{[]string{"--repeat", "auto"}, "--repeat: "},
+		{[]string{"--repeat", "often"}, "--repeat: "},
+		{[]string{"--repeat", "auto", "--time-budget", "soon"}, "--time-budget: "},
+		{[]string{"--repeat", "auto", "--time-budget", "-1m"}, "--time-budget: "},
+		{[]string{"--repeat", "3", "--time-budget", "1m"}, "--time-budget: 1m0s needs --repeat auto, not --repeat 3"},
+		{[]string{"--profile", "gfortran-pr91030", "--time-budget", "1m"}, "--time-budget: 1m0s needs --repeat auto: profile gfortran-pr91030"},
 		{[]string{"--size", "1MiB", "--count", "10"}, "--count and --size"},
 		{[]string{"--size", "12"}, "--size: "},
 		{[]string{"--sync", "often"}, "--sync: "},
@@ -160,11 +198,7 @@ func TestRuntimeWithoutCompiler(t *testing.T) {
 // second signal kills the writer and removes its file at once.
 func TestRuntimeInterruptLeavesNoFile(t *testing.T) {
 	needCompiler(t, runtimes.Stdio)
-	saved := filepath.Join(t.TempDir(), "sweep.json")
-	if r := runBinary(t, "sweep", "--dir", t.TempDir(), "--size", "1MiB", "--sizes", "4KiB,64KiB", "--repeat", "1",
-		"--sync", "none", "--no-progress", "--format", "json", "-o", saved); r.code != 0 {
-		t.Fatalf("sweep: exit %d: %s", r.code, r.stderr)
-	}
+	saved := savedSweep(t)
 	for _, signals := range []int{1, 2} {
 		dir := t.TempDir()
 		prefill(t, dir)
@@ -210,4 +244,16 @@ func TestRuntimeInterruptLeavesNoFile(t *testing.T) {
 		}
 		assertUntouched(t, dir, before)
 	}
+}
+
+// savedSweep is a quick saved write(2) sweep of 4 KiB and 64 KiB, for
+// --from.
+func savedSweep(t *testing.T) string {
+	t.Helper()
+	saved := filepath.Join(t.TempDir(), "sweep.json")
+	if r := runBinary(t, "sweep", "--dir", t.TempDir(), "--size", "1MiB", "--sizes", "4KiB,64KiB", "--repeat", "1",
+		"--sync", "none", "--no-progress", "--format", "json", "-o", saved); r.code != 0 {
+		t.Fatalf("sweep: exit %d: %s", r.code, r.stderr)
+	}
+	return saved
 }

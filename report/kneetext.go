@@ -344,25 +344,41 @@ func budgetWords(c Config) string {
 
 // AdaptiveLine says what an adaptive sweep did and why it stopped.
 func AdaptiveLine(a *iobench.Adaptive) string {
-	secs := func(s float64) string {
-		return shortDuration(time.Duration(s * float64(time.Second)).Round(time.Second))
-	}
 	per := make([]string, len(a.SizesPerRound))
 	for i, n := range a.SizesPerRound {
 		per[i] = fmt.Sprint(n)
 	}
+	return adaptiveLine(a, adaptiveWords{what: strings.Join(per, ", ") + " sizes", established: "the knee was established",
+		interrupted: "the sweep was interrupted", budgetRounds: iobench.DefaultBudgetRounds,
+		secs: func(s float64) string {
+			return shortDuration(time.Duration(s * float64(time.Second)).Round(time.Second))
+		}})
+}
+
+// adaptiveWords are what differs between the lines of adaptive rounds.
+type adaptiveWords struct {
+	what         string // what the rounds ran: "17, 9, 9 sizes"
+	established  string // why iobench.StopEstablished stopped them
+	interrupted  string // why, without a Stop
+	budgetRounds int    // the default budget is this many first rounds
+	secs         func(float64) string
+}
+
+// adaptiveLine says what adaptive rounds did and why they stopped.
+func adaptiveLine(a *iobench.Adaptive, w adaptiveWords) string {
+	secs := w.secs
 	why := map[string]string{
-		iobench.StopEstablished: "the knee was established",
+		iobench.StopEstablished: w.established,
 		iobench.StopNoKnee:      "no knee to establish (see below)",
 		iobench.StopBudget:      fmt.Sprintf("the next round (about %s) would overrun the budget", secs(a.NextRoundSeconds)),
 		iobench.StopMaxRounds:   fmt.Sprintf("%d rounds, the most iobench runs", iobench.MaxAutoRounds),
 	}[a.Stop]
 	if why == "" {
-		why = "the sweep was interrupted"
+		why = w.interrupted
 	}
-	budget := fmt.Sprintf("%s budget (%d x the first round's %s)", secs(a.BudgetSeconds), iobench.DefaultBudgetRounds, secs(a.FirstRoundSeconds))
+	budget := fmt.Sprintf("%s budget (%d x the first round's %s)", secs(a.BudgetSeconds), w.budgetRounds, secs(a.FirstRoundSeconds))
 	if a.BudgetFromFlag {
 		budget = secs(a.BudgetSeconds) + " budget (--time-budget)"
 	}
-	return fmt.Sprintf("%d adaptive rounds of %s sizes; stopped because %s; %s of a %s", a.Rounds, strings.Join(per, ", "), why, secs(a.SpentSeconds), budget)
+	return fmt.Sprintf("%d adaptive rounds of %s; stopped because %s; %s of a %s", a.Rounds, w.what, why, secs(a.SpentSeconds), budget)
 }

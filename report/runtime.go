@@ -16,6 +16,7 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/runtimes"
 )
@@ -41,6 +42,9 @@ type RuntimeReport struct {
 	Warnings        []string          `json:"warnings"`
 	Incomplete      bool              `json:"incomplete"`
 	Error           string            `json:"error,omitempty"`
+
+	// Adaptive is what --repeat auto did; nil for fixed rounds.
+	Adaptive *runtimes.Adaptive `json:"adaptive,omitempty"`
 }
 
 // RuntimeReporter writes a runtime report in one format.
@@ -55,20 +59,24 @@ type RuntimeConfig struct {
 	Converts      []string `json:"converts"`
 	Buffers       []int64  `json:"buffers"`
 	DefaultBuffer int64    `json:"default_buffer"` // the runtime's own, run without setting one
-	Rounds        int      `json:"rounds"`
-	Order         string   `json:"order"` // cases within a round
-	Seed          uint64   `json:"seed"`
-	Fsync         bool     `json:"fsync"`
-	Sync          string   `json:"sync"`
-	Warmup        bool     `json:"warmup"`
-	Profile       string   `json:"profile,omitempty"`
-	ProfileWhy    string   `json:"profile_reason,omitempty"`
+	Rounds        int      `json:"rounds"`         // rounds run; with RepeatAuto, the adaptive rounds'
+	RepeatAuto    bool     `json:"repeat_auto"`
+	// TimeBudgetSeconds is --time-budget; 0: DefaultBudgetRounds x the
+	// first round.
+	TimeBudgetSeconds float64 `json:"time_budget_seconds,omitempty"`
+	Order             string  `json:"order"` // cases within a round
+	Seed              uint64  `json:"seed"`
+	Fsync             bool    `json:"fsync"`
+	Sync              string  `json:"sync"`
+	Warmup            bool    `json:"warmup"`
+	Profile           string  `json:"profile,omitempty"`
+	ProfileWhy        string  `json:"profile_reason,omitempty"`
 }
 
 // NewRuntimeConfig describes plan p for the report.
 func NewRuntimeConfig(p runtimes.Plan) RuntimeConfig {
 	c := RuntimeConfig{Elements: p.Elements, TotalBytes: p.Bytes(), RecordBytes: p.RecordBytes, DefaultBuffer: p.DefaultBuffer,
-		Rounds: p.Rounds, Order: "shuffled", Seed: p.Seed, Fsync: p.Fsync, Sync: string(p.Sync), Warmup: p.Warmup}
+		Rounds: p.Rounds, RepeatAuto: p.Auto, TimeBudgetSeconds: p.TimeBudget.Seconds(), Order: "shuffled", Seed: p.Seed, Fsync: p.Fsync, Sync: string(p.Sync), Warmup: p.Warmup}
 	for _, l := range p.Layouts {
 		c.Layouts = append(c.Layouts, string(l))
 	}
@@ -153,10 +161,73 @@ func (p *printer) runtimeHeader(r *RuntimeReport, bullet string) {
 	if c.Fsync {
 		fsync = "fsync before close inside the timing"
 	}
-	p.f("%stiming:     %d rounds, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, c.Rounds, c.Seed, fsync, c.Sync)
+	rounds := fmt.Sprintf("%d rounds", c.Rounds)
+	if c.RepeatAuto {
+		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d of every case, then the undecided recommended cases with their defaults, within %s)",
+			iobench.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds))
+	}
+	p.f("%stiming:     %s, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, rounds, c.Seed, fsync, c.Sync)
+	if r.Adaptive != nil {
+		p.f("%srounds:     %s\n", bullet, RuntimeAdaptiveLine(r.Adaptive))
+	}
 	if sw := r.Sweep; sw != nil {
 		p.f("%swrite(2):   %s\n", bullet, sweepLine(sw))
 	}
+}
+
+// tenths is a duration of seconds for the short runtime rounds: to a
+// tenth of a second below 10 s.
+func tenths(s float64) string {
+	d := time.Duration(s * float64(time.Second))
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return shortDuration(d.Round(time.Second))
+}
+
+// runtimeBudgetWords is the time budget of adaptive rounds as planned.
+func runtimeBudgetWords(seconds float64) string {
+	if seconds > 0 {
+		return budgetWords(Config{TimeBudget: seconds})
+	}
+	return fmt.Sprintf("a time budget of %d x the first round", runtimes.DefaultBudgetRounds)
+}
+
+// RuntimeAdaptiveLine says what a runtime's adaptive rounds did and why
+// they stopped, in the words of the sweep's AdaptiveLine.
+func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
+	var per []string // runs of equal rounds, as "6 (x61)"
+	for i := 0; i < len(a.CasesPerRound); {
+		n, k := a.CasesPerRound[i], 1
+		for i+k < len(a.CasesPerRound) && a.CasesPerRound[i+k] == n {
+			k++
+		}
+		if k < 4 {
+			per = append(per, slices.Repeat([]string{strconv.Itoa(n)}, k)...)
+		} else {
+			per = append(per, fmt.Sprintf("%d (x%d)", n, k))
+		}
+		i += k
+	}
+	line := adaptiveLine(&iobench.Adaptive{Rounds: a.Rounds, FirstRoundSeconds: a.FirstRoundSeconds, BudgetSeconds: a.BudgetSeconds,
+		BudgetFromFlag: a.BudgetFromFlag, SpentSeconds: a.SpentSeconds, Stop: a.Stop, NextRoundSeconds: a.NextRoundSeconds},
+		adaptiveWords{what: strings.Join(per, ", ") + " cases", established: "every recommended case is decided",
+			interrupted: "the rounds were interrupted", budgetRounds: runtimes.DefaultBudgetRounds, secs: tenths})
+	var open []string
+	for _, u := range a.Undecided {
+		var what []string
+		if u.Gain {
+			what = append(what, "gain")
+		}
+		if u.Agreement {
+			what = append(what, "agreement")
+		}
+		open = append(open, fmt.Sprintf("%s %s %s (%s)", u.Layout, u.Convert, sizeName(u.BufferBytes), strings.Join(what, ", ")))
+	}
+	if len(open) > 0 {
+		line += "; undecided: " + strings.Join(open, ", ")
+	}
+	return line
 }
 
 func sweepLine(sw *runtimes.Sweep) string {

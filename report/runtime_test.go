@@ -148,3 +148,40 @@ func TestRuntimeCSVAndJSONParse(t *testing.T) {
 		t.Errorf("JSON holds %d cases, %d advice, %d samples; want 20, 4, 100", len(back.Summary.Cases), len(back.Summary.Advice), len(back.Samples))
 	}
 }
+
+// An adaptive runtime report says what its rounds did and why they
+// stopped, in text and JSON.
+func TestRuntimeAdaptiveReport(t *testing.T) {
+	r := runtimeReport(t)
+	r.Config.RepeatAuto = true
+	r.Adaptive = &runtimes.Adaptive{Rounds: 8, CasesPerRound: []int{20, 20, 20, 6, 6, 6, 6, 4}, FirstRoundSeconds: 12.2, BudgetSeconds: 61,
+		SpentSeconds: 58.4, Stop: iobench.StopBudget, NextRoundSeconds: 4.1,
+		Undecided: []runtimes.UndecidedCase{{Case: runtimes.Case{Layout: runtimes.LayoutRecords, Convert: "big-endian", BufferBytes: 256 << 10}, Gain: true}}}
+	var text bytes.Buffer
+	if err := RuntimeText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"timing:     adaptive rounds (--repeat auto: at least 3 of every case, then the undecided recommended cases with their defaults, within a time budget of 5 x the first round)",
+		"rounds:     8 adaptive rounds of 20, 20, 20, 6 (x4), 4 cases; stopped because the next round (about 4.1s) would overrun the budget; 58s of a 1m1s budget (5 x the first round's 12s); undecided: records big-endian 256 KiB (gain)\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("no %q in:\n%s", want, text.String())
+		}
+	}
+	r.Adaptive.Stop, r.Adaptive.Undecided = iobench.StopEstablished, nil
+	if line := RuntimeAdaptiveLine(r.Adaptive); !strings.Contains(line, "stopped because every recommended case is decided;") || strings.Contains(line, "undecided") {
+		t.Errorf("established: %q", line)
+	}
+	var js bytes.Buffer
+	if err := RuntimeJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Config   RuntimeConfig     `json:"config"`
+		Adaptive runtimes.Adaptive `json:"adaptive"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !doc.Config.RepeatAuto || doc.Adaptive.Stop != iobench.StopEstablished || doc.Adaptive.Rounds != 8 {
+		t.Errorf("JSON: %v; config %+v, adaptive %+v", err, doc.Config, doc.Adaptive)
+	}
+}

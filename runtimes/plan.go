@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
@@ -63,8 +66,9 @@ type Step struct {
 }
 
 // Plan is a runtime measurement: every Case of Layouts x Orders x
-// Buffers, Rounds times, each round in its own shuffled order so that a
-// drift of the machine spreads over all cases instead of biasing some.
+// Buffers, Rounds times (or in adaptive rounds, Auto), each round in its
+// own shuffled order so that a drift of the machine spreads over all
+// cases instead of biasing some.
 type Plan struct {
 	Dir    string // directory of the data files
 	Prefix string // data file name prefix, from iobench.UniquePrefix
@@ -79,10 +83,19 @@ type Plan struct {
 	Buffers       []int64
 	DefaultBuffer int64
 	Rounds        int
-	Seed          uint64           // shuffle seed
-	Fsync         bool             // fsync before close, inside the timing
-	Sync          iobench.SyncMode // flush before each run, untimed
-	Warmup        bool             // one untimed run before the first
+	// Auto runs adaptive rounds, and Rounds is ignored (see Adaptive): at
+	// least iobench.MinAutoRounds of every case, then the undecided
+	// recommended cases with their defaults, within TimeBudget (0:
+	// DefaultBudgetRounds x the first round).
+	Auto       bool
+	TimeBudget time.Duration
+	// Sweep is the write(2) sweep the gains are held against, which Auto
+	// needs to tell whether an agreement is decided; nil: none.
+	Sweep  *Sweep
+	Seed   uint64           // shuffle seed
+	Fsync  bool             // fsync before close, inside the timing
+	Sync   iobench.SyncMode // flush before each run, untimed
+	Warmup bool             // one untimed run before the first
 }
 
 // Validate checks the plan; errors name the Plan field.
@@ -100,6 +113,8 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: default buffer of %d bytes", p.DefaultBuffer)
 	case p.Rounds < 1:
 		return fmt.Errorf("plan: %d rounds: want at least 1", p.Rounds)
+	case p.TimeBudget < 0 || p.TimeBudget > 0 && !p.Auto:
+		return fmt.Errorf("plan: time budget of %s: want a positive one, with Auto", p.TimeBudget)
 	case slices.Contains(p.Layouts, LayoutRecords) && (p.RecordBytes < ElementBytes || p.RecordBytes%ElementBytes != 0):
 		return fmt.Errorf("plan: record of %d bytes: want a positive multiple of %d", p.RecordBytes, ElementBytes)
 	}
@@ -131,20 +146,35 @@ func (p Plan) Cases() []Case {
 	return cases
 }
 
-// Steps lists the timed runs: Rounds rounds, each every case once in an
-// order shuffled from Seed with iobench's plan generator.
+// Steps lists the timed runs of a fixed plan: Rounds rounds, each every
+// case once in an order shuffled from Seed with iobench's plan generator.
+// An adaptive plan's first rounds are the same.
 func (p Plan) Steps() []Step {
-	rng := iobench.PlanRand(iobench.Config{Seed: p.Seed})
-	cases := p.Cases()
+	rng := p.rand()
 	var steps []Step
 	for round := 1; round <= p.Rounds; round++ {
-		order := slices.Clone(cases)
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, c := range order {
-			steps = append(steps, Step{Case: c, Round: round, Seq: len(steps) + 1})
-		}
+		steps = append(steps, roundSteps(rng, round, p.Cases(), len(steps))...)
 	}
 	return steps
+}
+
+func (p Plan) rand() *rand.Rand { return iobench.PlanRand(iobench.Config{Seed: p.Seed}) }
+
+// roundSteps is one round of cases, shuffled, numbered after done steps.
+func roundSteps(rng *rand.Rand, round int, cases []Case, done int) []Step {
+	order := slices.Clone(cases)
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	steps := make([]Step, len(order))
+	for i, c := range order {
+		steps[i] = Step{Case: c, Round: round, Seq: done + i + 1}
+	}
+	return steps
+}
+
+// DataFile is the path of the data file of step seq (0: the warm-up)
+// when rt runs the plan.
+func (p Plan) DataFile(rt Runtime, seq int) string {
+	return filepath.Join(p.Dir, FileName(p.Prefix, rt, seq))
 }
 
 // job is the writer's job for step s: the default case sets no buffer.
@@ -180,8 +210,14 @@ func (s Sample) MiBPerSec() float64 {
 }
 
 // Observer hears about a plan as it runs, from the goroutine that called
-// Measure.
+// Measure. total is the steps planned so far: all of a fixed plan; for an
+// adaptive one the rounds announced, and up to iobench.MinAutoRounds
+// rounds of every case.
 type Observer interface {
+	WarmupStarted(c Case)
+	// RoundPlanned announces a round's steps before the first of them;
+	// adaptive rounds are planned each after the one before.
+	RoundPlanned(round int, steps []Step)
 	StepStarted(s Step, total int)
 	StepFinished(s Sample, total int)
 }
@@ -191,33 +227,75 @@ type Result struct {
 	Samples    []Sample `json:"samples"`
 	WarmupRan  bool     `json:"warmup_ran"`
 	Incomplete bool     `json:"incomplete"`
+	// Adaptive is what the adaptive rounds did; nil for a fixed plan.
+	Adaptive *Adaptive `json:"adaptive,omitempty"`
 }
 
 // Measure runs the plan's steps with w, one writer process at a time,
-// each on a new data file that Run removes on every path. It stops at the
-// first error or when ctx is cancelled, and then returns the samples so
-// far with Incomplete set. obs may be nil.
+// each on a new data file that Run removes on every path, round by round
+// (adaptive rounds for p.Auto). It stops at the first error or when ctx
+// is cancelled, and then returns the samples so far with Incomplete set.
+// obs may be nil.
 func (w *Writer) Measure(ctx context.Context, p Plan, obs Observer) (*Result, error) {
 	res := &Result{}
 	if err := p.Validate(); err != nil {
 		return res, err
 	}
-	steps := p.Steps()
 	fs := iobench.OSFS{Dir: p.Dir}
+	rng, cases := p.rand(), p.Cases()
+	steps := roundSteps(rng, 1, cases, 0)
 	if p.Warmup {
+		if obs != nil {
+			obs.WarmupStarted(steps[0].Case)
+		}
 		if err := w.warmup(ctx, p, steps[0].Case, fs); err != nil {
 			res.Incomplete = true
 			return res, interrupted(ctx, err)
 		}
 		res.WarmupRan = true
 	}
-	for _, s := range steps {
-		if err := w.step(ctx, p, s, fs, obs, len(steps), res); err != nil {
-			res.Incomplete = true
-			return res, interrupted(ctx, err)
+	var auto *autoRounds
+	if p.Auto {
+		auto = newAutoRounds(w.rt, p, time.Now())
+		defer func() { res.Adaptive = &auto.log }()
+	}
+	for round := 1; len(steps) > 0; round++ {
+		if obs != nil {
+			obs.RoundPlanned(round, steps)
 		}
+		total := len(res.Samples) + len(steps) + max(0, p.fixedRounds()-round)*len(cases)
+		for _, s := range steps {
+			if err := w.step(ctx, p, s, fs, obs, total, res); err != nil {
+				res.Incomplete = true
+				return res, interrupted(ctx, err)
+			}
+		}
+		next := p.nextRound(auto, res.Samples, round, len(steps))
+		steps = roundSteps(rng, round+1, next, len(res.Samples))
 	}
 	return res, nil
+}
+
+// fixedRounds are the rounds of every case: Rounds, or the first
+// iobench.MinAutoRounds of adaptive rounds.
+func (p Plan) fixedRounds() int {
+	if p.Auto {
+		return iobench.MinAutoRounds
+	}
+	return p.Rounds
+}
+
+// nextRound is the cases of the round after round, which ran ran steps:
+// every case until Rounds for a fixed plan, else what the adaptive rounds
+// choose; none stops.
+func (p Plan) nextRound(auto *autoRounds, samples []Sample, round, ran int) []Case {
+	if auto != nil {
+		return auto.next(samples, round, ran, time.Now())
+	}
+	if round < p.Rounds {
+		return p.Cases()
+	}
+	return nil
 }
 
 // interrupted is err, or for a cancelled ctx iobench.ErrInterrupted with

@@ -159,6 +159,8 @@ func TestMeasureCancelled(t *testing.T) {
 
 type observerFunc func(Sample)
 
+func (observerFunc) WarmupStarted(Case)                 {}
+func (observerFunc) RoundPlanned(int, []Step)           {}
 func (observerFunc) StepStarted(Step, int)              {}
 func (f observerFunc) StepFinished(s Sample, total int) { f(s) }
 
