@@ -111,7 +111,16 @@ the knee where throughput levels off, and the buffer size to use. Sizes take bin
 
 func newApp(e *env) *cli.App {
 	cli.VersionPrinter = printVersion
-	onUsage := func(_ *cli.Context, err error, _ bool) error { return asUsage(err) }
+	onUsage := func(c *cli.Context, err error, _ bool) error {
+		var flags []cli.Flag
+		if c != nil && c.Command != nil {
+			flags = c.Command.Flags
+		}
+		if c != nil && len(flags) == 0 {
+			flags = c.App.Flags
+		}
+		return asUsage(inFlagTerms(err, flags))
+	}
 	return &cli.App{
 		Name:                 "iobench",
 		Usage:                "measure write throughput by write(2) size, find the knee, recommend a buffer size",

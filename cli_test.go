@@ -324,6 +324,9 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{[]string{"--dir", strings.Repeat("a", 300)}, `the path, or a name in it, is longer than the file system allows (ENAMETOOLONG)`},
 		{[]string{"--dir", loop}, `leads into a loop of symbolic links (ELOOP)`},
 		{[]string{"--dir", dir, "stray"}, `unexpected argument "stray"`},
+		{[]string{"--dir", dir, "--stride", "abc"}, `--stride: "abc" is not a whole number`},
+		{[]string{"--dir", dir, "--seed", "-1"}, `--seed: "-1" is not a whole number of 0 or more`},
+		{[]string{"--dir", dir, "--warmup=perhaps"}, `--warmup: "perhaps" is not true or false`},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

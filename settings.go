@@ -2,6 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -90,4 +93,43 @@ func overrides(c *cli.Context) profile.Overrides {
 		given[iobench.SetFsync] = true
 	}
 	return given
+}
+
+// flagParseError matches the flag package's words for a value it could
+// not parse: `invalid value "abc" for flag -stride: parse error`.
+var flagParseError = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([A-Za-z0-9-]+): (.*)$`)
+
+// inFlagTerms rewrites the flag package's parse errors in iobench's form,
+// naming the flag as users type it and saying what the value should be:
+// `--stride: "abc" is not a whole number`.
+func inFlagTerms(err error, flags []cli.Flag) error {
+	m := flagParseError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name, reason := m[1], m[2], m[3]
+	if reason == "parse error" {
+		reason = fmt.Sprintf("%q %s", value, expected(flags, name))
+	}
+	return fmt.Errorf("--%s: %s", name, reason)
+}
+
+// expected says what kind of value the flag called name takes.
+func expected(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag:
+			return "is not a whole number"
+		case *cli.UintFlag, *cli.Uint64Flag:
+			return "is not a whole number of 0 or more"
+		case *cli.Float64Flag:
+			return "is not a number"
+		case *cli.BoolFlag:
+			return "is not true or false"
+		}
+	}
+	return "is not a valid value"
 }
