@@ -208,3 +208,19 @@ func TestInterruptedJobsLeaveNoFiles(t *testing.T) {
 		assertUntouched(t, dir, before)
 	}
 }
+
+// Read runs of a later variant must not change the data the variants
+// share: with --verify every write checks what it wrote (it failed when
+// a big-endian read unpacked the native file into the shared array).
+func TestVariantReadsLeaveTheSourceAlone(t *testing.T) {
+	for _, v := range [][]string{{"--convert", "native,big-endian"}, {"--type", "int32,float64"}} {
+		dir := t.TempDir()
+		args := append(smallSweep(dir, "--mode", "both", "--verify", "--repeat", "2", "--min", "64KiB"), v...)
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", v, code, errOut)
+		}
+		if left := dirEntries(t, dir); len(left) != 0 {
+			t.Errorf("%v: files left: %v", v, left)
+		}
+	}
+}

@@ -102,6 +102,7 @@ type Runner struct {
 	src      *source
 	packer   *convert.Packer
 	buf      []byte // conversion buffer, one write size
+	scratch  []byte // read runs' destination with several variants (readScratch)
 	prefix   string
 	moved    atomic.Int64 // bytes of the current run, for progress bars
 	verified Verified     // what --verify checked so far
@@ -604,8 +605,15 @@ func (r *Runner) readPass(run Run) (Sample, error) {
 func (r *Runner) readChunks(f File, s *Sample) error {
 	es := r.Config.ElemSize()
 	identity := r.packer.Identity()
+	scratch, err := r.readScratch()
+	if err != nil {
+		return err
+	}
 	return r.eachChunk(s, func(first, n int64) error {
 		dst := r.src.region(first, n)
+		if scratch != nil {
+			dst = scratch[:n*es]
+		}
 		if identity {
 			return readTimed(f, dst, s, r.runLat)
 		}
@@ -616,6 +624,26 @@ func (r *Runner) readChunks(f File, s *Sample) error {
 		r.packer.Unpack(dst, in)
 		return nil
 	})
+}
+
+// readScratch is where read runs put the data when the sweep has
+// several variants: the read file holds the first variant's bytes, and
+// reading them into a source another variant shares (another byte
+// order, another type) would change what later runs write. One variant
+// reads into its own source, as the reference program reads into its
+// array. nil for one variant.
+func (r *Runner) readScratch() ([]byte, error) {
+	if len(r.variants) < 2 {
+		return nil, nil
+	}
+	if r.scratch == nil {
+		b, err := allocAligned(r.Config.MaxSize())
+		if err != nil {
+			return nil, err
+		}
+		r.scratch = b
+	}
+	return r.scratch, nil
 }
 
 func (r *Runner) create(tag string) (string, File, error) {
