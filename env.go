@@ -21,6 +21,43 @@ type env struct {
 	getenv         func(string) string // the environment (os.Getenv)
 	world          *mpi.World          // the MPI world; nil when not under MPI
 	active         activeJob           // the job in progress, for the signal handler
+	cleanups       cleanups            // what a second signal removes besides the job's files
+}
+
+// cleanups are removals of a command's own scratch (a compiled writer's
+// directory) that must also happen when a second signal exits at once.
+type cleanups struct {
+	mu  sync.Mutex
+	fns map[int]func()
+	n   int
+}
+
+// add registers f and returns the function that unregisters it.
+func (c *cleanups) add(f func()) (remove func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fns == nil {
+		c.fns = map[int]func(){}
+	}
+	c.n++
+	id := c.n
+	c.fns[id] = f
+	return func() {
+		c.mu.Lock()
+		delete(c.fns, id)
+		c.mu.Unlock()
+	}
+}
+
+// run calls every registered cleanup once.
+func (c *cleanups) run() {
+	c.mu.Lock()
+	fns := c.fns
+	c.fns = nil
+	c.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
 }
 
 // stoppable is the job in progress as the signal handler sees it: a

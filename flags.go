@@ -202,6 +202,8 @@ func repeatFromFlags(c *cli.Context, cfg *iobench.Config) error {
 			return fmt.Errorf("--repeat: %q is not a number of rounds or auto", c.String("repeat"))
 		case n < 1:
 			return fmt.Errorf("--repeat: %d must be at least 1 (or auto)", n)
+		case n > iobench.MaxRepeat:
+			return fmt.Errorf("--repeat: %d is more than %d rounds", n, iobench.MaxRepeat)
 		}
 		cfg.Repeat = n
 	}

@@ -75,7 +75,9 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 		}
 	}
 	<-sigs
-	os.Exit(abandon(e.console, e.active.Load()))
+	code := abandon(e.console, e.active.Load())
+	e.cleanups.run()
+	os.Exit(code)
 }
 
 // abandon is the second signal: remove what can be removed within

@@ -263,6 +263,9 @@ func parseBufferList(rt runtimes.Runtime, s string) ([]int64, error) {
 		return nil, errors.New(strings.Replace(err.Error(), "--sizes", "--buffers", 1))
 	}
 	for _, n := range sizes {
+		if n%runtimes.ElementBytes != 0 {
+			return nil, fmt.Errorf("--buffers: %d bytes is not a whole number of %d-byte float64 elements", n, runtimes.ElementBytes)
+		}
 		if rt == runtimes.Gfortran && n > 1<<31-1 {
 			return nil, fmt.Errorf("--buffers: %d is above libgfortran's limit of %d bytes", n, 1<<31-1)
 		}
@@ -272,7 +275,15 @@ func parseBufferList(rt runtimes.Runtime, s string) ([]int64, error) {
 
 func (j *runtimeJob) run(c *cli.Context) error {
 	ctx := c.Context
-	w, err := runtimes.Build(ctx, j.rt, "")
+	// The writer is built in a private directory of our own, which a
+	// second Ctrl-C removes too, whatever phase it comes in.
+	scratch, err := os.MkdirTemp("", "iobench-runtime-")
+	if err != nil {
+		return fmt.Errorf("building the %s writer: %w", j.rt, err)
+	}
+	defer os.RemoveAll(scratch)
+	defer j.env.cleanups.add(func() { os.RemoveAll(scratch) })()
+	w, err := runtimes.Build(ctx, j.rt, scratch)
 	if err != nil {
 		return err // without the compiler: one line saying what to install
 	}
@@ -331,6 +342,12 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s was measured in %s (%s); this run writes in %s (%s)",
 				j.from, rep.FS.ResolvedDir, rep.FS.Type, j.info.ResolvedDir, j.info.Type))
 		}
+		if writers := fromWriters(rep); writers != "" {
+			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s measured %s at once, aggregated; this run measures one writer, so its predicted gains may not carry over", j.from, writers))
+		}
+		if len(rep.Variants) > 0 {
+			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s ran %d variants; the predictions use the first, %s", j.from, len(rep.Variants), rep.Variants[0].Name))
+		}
 		return sweepOf("the write(2) sweep in "+j.from, rep), nil
 	}
 	qs := j.sweep
@@ -351,8 +368,25 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	return sweepOf(fmt.Sprintf("a quick write(2) sweep here (%d rounds)", qs.cfg.Repeat), qs.rep), nil
 }
 
+// fromWriters says how many writers a saved sweep's figures add up:
+// "3 MPI ranks", "4 jobs"; "" for one.
+func fromWriters(rep *report.Report) string {
+	switch {
+	case rep.MPI != nil && rep.MPI.Ranks > 1:
+		return fmt.Sprintf("%d MPI ranks", rep.MPI.Ranks)
+	case rep.Config.Jobs > 1:
+		return fmt.Sprintf("%d jobs", rep.Config.Jobs)
+	}
+	return ""
+}
+
 // sweepOf is a sweep report's curve, knee and recommendation.
 func sweepOf(source string, rep *report.Report) *runtimes.Sweep {
+	if len(rep.Variants) > 0 {
+		// The knee and recommendation are the first variant's: so is the
+		// curve the predictions read.
+		rep = rep.VariantReport(0)
+	}
 	k := rep.Knee
 	var kneeBytes, rec int64
 	if k.Found {

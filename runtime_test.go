@@ -138,6 +138,8 @@ func TestRuntimeBadFlagsExitTwo(t *testing.T) {
 	}{
 		{[]string{"--buffers", "4KB"}, "--buffers: "},
 		{[]string{"--buffers", "8KiB,8KiB"}, "--buffers: "},
+		{[]string{"--buffers", "1"}, "--buffers: 1 bytes is not a whole number of 8-byte float64 elements"},
+		{[]string{"--repeat", "2000000000"}, "--repeat: 2000000000 is more than 10000 rounds"},
 		{[]string{"--convert", "middle-endian"}, "--convert: "},
 		{[]string{"--convert", "native,native"}, "--convert: "},
 		{[]string{"--record", "12"}, "--record: "},

@@ -167,7 +167,7 @@ func rates(row iobench.SizeResult) []float64 {
 func variantRatio(name string, row, ref iobench.SizeResult, fraction float64) VariantRatio {
 	g := knee.CompareGain(rates(row), rates(ref), fraction)
 	vr := VariantRatio{Variant: name, Mode: row.Mode, WriteSize: row.WriteSize, Ratio: g.Ratio,
-		CILow: g.Low, CIHigh: g.High, CIConfidence: g.Confidence, P: g.P, Runs: g.Runs, FirstRuns: g.PlateauRuns}
+		CILow: g.Low, CIHigh: g.High, CIConfidence: g.Confidence, P: g.P, Runs: g.PlateauRuns, FirstRuns: g.Runs} // CompareGain(plateau=variant, at=first)
 	for _, x := range []*float64{&vr.Ratio, &vr.CILow, &vr.CIHigh, &vr.P} {
 		if math.IsNaN(*x) || math.IsInf(*x, 0) {
 			*x = 0 // JSON has no NaN; 0 is "not measured"

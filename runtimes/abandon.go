@@ -13,16 +13,25 @@ import (
 type current struct {
 	mu        sync.Mutex
 	proc      *os.Process
+	exited    chan struct{} // closed once the writer's Wait returned
 	dir, name string
 }
 
-func (c *current) set(proc *os.Process, dir, name string) {
+// set records the started writer; the caller closes the channel it
+// returns when the writer has exited.
+func (c *current) set(proc *os.Process, dir, name string) chan struct{} {
 	c.mu.Lock()
-	c.proc, c.dir, c.name = proc, dir, name
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	c.proc, c.exited, c.dir, c.name = proc, make(chan struct{}), dir, name
+	return c.exited
 }
 
-func (c *current) clear() { c.set(nil, "", "") }
+// clear forgets the run once its file is removed.
+func (c *current) clear() {
+	c.mu.Lock()
+	c.proc, c.exited, c.dir, c.name = nil, nil, "", ""
+	c.mu.Unlock()
+}
 
 // Waiting says what the first signal waits for: the writer to stop and
 // its file to go.
@@ -44,19 +53,24 @@ func (w *Writer) RemoveFiles() { w.Abandon(0) }
 // usable afterwards.
 func (w *Writer) Abandon(wait time.Duration) []string {
 	w.cur.mu.Lock()
-	proc, dir, name := w.cur.proc, w.cur.dir, w.cur.name
+	proc, exited, dir, name := w.cur.proc, w.cur.exited, w.cur.dir, w.cur.name
 	w.cur.mu.Unlock()
 	defer os.RemoveAll(w.dir) // the compiled writer: the process exits next
 	if proc == nil {
 		return nil
 	}
 	_ = proc.Kill() // already gone is fine: the file is what matters
-	done := make(chan error, 1)
-	go func() { done <- removeData(dir, name) }()
 	var timeout <-chan time.Time
 	if wait > 0 {
 		timeout = time.After(wait)
 	}
+	done := make(chan error, 1)
+	go func() {
+		// A writer killed inside open(O_CREAT|O_EXCL) may still create
+		// the file: remove it once the writer is gone.
+		<-exited
+		done <- removeData(dir, name)
+	}()
 	select {
 	case err := <-done:
 		if err == nil {

@@ -75,10 +75,12 @@ func (m Measurement) MeanCallBytes() float64 {
 	return float64(m.WrittenBytes) / float64(m.WriteCalls)
 }
 
-// Writer exit statuses that mean no data file was created.
+// Writer exit statuses that mean no data file was created: away from 2,
+// which libgfortran's own runtime errors exit with, possibly after the
+// file exists.
 const (
-	exitUsage     = 2
-	exitNoCreate  = 3
+	exitUsage     = 64
+	exitNoCreate  = 65
 	maxOutput     = 64 << 10 // what is kept of a writer's stdout or stderr
 	killWaitDelay = 5 * time.Second
 )
@@ -117,6 +119,9 @@ func (w *Writer) Run(ctx context.Context, j Job) (Measurement, error) {
 	if err := refuseExisting(path); err != nil {
 		return Measurement{}, err
 	}
+	// Until the file is removed, a second Ctrl-C (Abandon) must still
+	// find it, also after the writer exited.
+	defer w.cur.clear()
 	out, created, runErr := w.exec(ctx, j, path)
 	var checkErr error
 	if created && runErr == nil {
@@ -159,9 +164,9 @@ func (w *Writer) exec(ctx context.Context, j Job, path string) (stdout []byte, c
 	var out, errOut cappedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err = cmd.Start(); err == nil {
-		w.cur.set(cmd.Process, j.Dir, j.Name)
+		exited := w.cur.set(cmd.Process, j.Dir, j.Name)
 		err = cmd.Wait()
-		w.cur.clear()
+		close(exited)
 	}
 	var exit *exec.ExitError
 	switch {

@@ -18,7 +18,7 @@
  * Output, one line on stdout:
  *   elapsed_ns=N syscw=N wchar=N bytes=N elements=N convert=NAME
  * syscw and wchar are -1 when /proc/self/io cannot be read.
- * Exit status: 0 done; 2 usage; 3 the file could not be created (O_EXCL:
+ * Exit status: 0 done; 64 usage; 65 the file could not be created (O_EXCL:
  * nothing was created); 4 an error after the file was created.
  */
 #define _GNU_SOURCE
@@ -46,7 +46,7 @@ static long long number(const char *s)
 	long long v = strtoll(s, &end, 10);
 	if (errno || end == s || *end || v < 0) {
 		fprintf(stderr, "bad number %s\n", s);
-		exit(2);
+		exit(64);
 	}
 	return v;
 }
@@ -113,13 +113,13 @@ int main(int argc, char **argv)
 {
 	if (argc != 7) {
 		fprintf(stderr, "usage: writer PATH ELEMENTS RECORD_BYTES FSYNC BUFFER_BYTES SWAP\n");
-		return 2;
+		return 64;
 	}
 	size_t n = number(argv[2]), rec = number(argv[3]), bufsize = number(argv[5]);
 	int do_fsync = number(argv[4]), swap = number(argv[6]);
 	if (n < 1 || rec % 8 || do_fsync > 1 || swap > 1) {
 		fprintf(stderr, "bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC and SWAP 0 or 1\n");
-		return 2;
+		return 64;
 	}
 	double *p = malloc(n * sizeof *p);
 	char *buf = bufsize ? malloc(bufsize) : NULL;
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	int64_t t0 = now_ns();
 	int fd = open(argv[1], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
-		fail(3, argv[1]);
+		fail(65, argv[1]);
 	FILE *f = fdopen(fd, "w");
 	if (!f)
 		fail(4, "fdopen");

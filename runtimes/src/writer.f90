@@ -20,7 +20,7 @@
 ! Output, one line on stdout:
 !   elapsed_ns=N syscw=N wchar=N bytes=N elements=N convert=NAME
 ! syscw and wchar are -1 when /proc/self/io cannot be read.
-! Exit status: 0 done; 2 usage; 3 the file could not be created (nothing
+! Exit status: 0 done; 64 usage; 65 the file could not be created (nothing
 ! was created: status='new' refuses an existing name); 4 an error after
 ! the file was created.
 program iobench_writer
@@ -55,7 +55,7 @@ program iobench_writer
   call system_clock(t0, rate)
   open (newunit=u, file=trim(path), status='new', access='stream', &
         form='unformatted', action='write', iostat=ios, iomsg=msg)
-  if (ios /= 0) call fail(3, msg)
+  if (ios /= 0) call fail(65, msg)
   inquire (unit=u, convert=conv)
   call write_data(u, p, rec_bytes)
   if (do_fsync == 1) call sync_unit(u)
@@ -87,7 +87,7 @@ contains
     integer :: e1, e2, e3
 
     if (command_argument_count() /= 4) &
-      call fail(2, 'usage: writer PATH ELEMENTS RECORD_BYTES FSYNC')
+      call fail(64, 'usage: writer PATH ELEMENTS RECORD_BYTES FSYNC')
     call get_command_argument(1, path)
     call get_command_argument(2, arg)
     read (arg, *, iostat=e1) n
@@ -97,7 +97,7 @@ contains
     read (arg, *, iostat=e3) do_fsync
     if (e1 /= 0 .or. e2 /= 0 .or. e3 /= 0 .or. n < 1 .or. rec_bytes < 0 &
         .or. mod(rec_bytes, 8_int64) /= 0 .or. do_fsync < 0 .or. do_fsync > 1) &
-      call fail(2, 'bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC 0 or 1')
+      call fail(64, 'bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC 0 or 1')
   end subroutine arguments
 
   ! write_data issues the transfer statements; libgfortran's buffering
