@@ -121,6 +121,9 @@ func forFlag() cli.Flag {
 
 // forFromFlags reads --for into canonical runtime names; nil: all.
 func forFromFlags(c *cli.Context) ([]string, error) {
+	if c.IsSet("for") && strings.TrimSpace(c.String("for")) == "" {
+		return nil, usagef("--for: %q is empty (valid: %s)", c.String("for"), strings.Join(advice.ApplyRuntimes(), ", "))
+	}
 	names, err := advice.ParseRuntimes(c.String("for"))
 	if err != nil {
 		return nil, usagef("--for: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -108,8 +109,15 @@ func inFlagTerms(err error, flags []cli.Flag) error {
 		return err
 	}
 	value, name, reason := m[1], m[2], m[3]
-	if reason == "parse error" {
+	switch reason {
+	case "parse error":
 		reason = fmt.Sprintf("%q %s", value, expected(flags, name))
+	case "value out of range":
+		reason = fmt.Sprintf("%q is out of range", value)
+	default:
+		if !strings.Contains(reason, value) {
+			reason = fmt.Sprintf("%q: %s", value, reason)
+		}
 	}
 	return fmt.Errorf("--%s: %s", name, reason)
 }

@@ -404,18 +404,22 @@ func (e *UnknownRuntimeError) Error() string {
 // canonical names (ApplyRuntimes), in the order given, each once. Empty
 // items are skipped; an unknown name is an *UnknownRuntimeError.
 func ParseRuntimes(list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil // no names: every runtime
+	}
 	var out []string
 	for _, n := range strings.Split(list, ",") {
 		if strings.TrimSpace(n) == "" {
-			continue
+			return nil, fmt.Errorf("%q has an empty name (valid: %s)", list, strings.Join(ApplyRuntimes(), ", "))
 		}
 		rt, err := canonicalRuntime(n)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(out, rt) {
-			out = append(out, rt)
+		if slices.Contains(out, rt) {
+			return nil, fmt.Errorf("%q names %s twice", list, rt)
 		}
+		out = append(out, rt)
 	}
 	return out, nil
 }

@@ -190,8 +190,8 @@ func TestFilterApply(t *testing.T) {
 	}{
 		{"", []string{"libgfortran", "intel-fortran", "stdio", "romio", "ompio", "hdf5", "pnetcdf", "lustre"}},
 		{"hdf5,gfortran", []string{"libgfortran", "hdf5"}},
-		{" IFORT ,", []string{"intel-fortran"}},
-		{"lustre,lustre,mpich", []string{"romio", "lustre"}},
+		{" IFORT ", []string{"intel-fortran"}},
+		{"lustre,mpich", []string{"romio", "lustre"}},
 		{"gpfs", nil}, // valid, but not this file system
 	}
 	for _, tt := range tests {
@@ -219,6 +219,11 @@ func TestFilterApply(t *testing.T) {
 		if !errors.As(err, &ue) || ue.Name != "netcdf" ||
 			err.Error() != `unknown runtime "netcdf" (valid: libgfortran, intel-fortran, stdio, romio, ompio, hdf5, pnetcdf, lustre, gpfs)` {
 			t.Errorf("ParseRuntimes(%q) error = %v", bad, err)
+		}
+	}
+	for _, bad := range []string{"hdf5,", ",", "lustre,lustre", "gfortran,libgfortran"} {
+		if _, err := advice.ParseRuntimes(bad); err == nil {
+			t.Errorf("ParseRuntimes(%q): no error for an empty or repeated name", bad)
 		}
 	}
 	if _, err := advice.FilterApply(all, []string{"netcdf"}); err == nil {
