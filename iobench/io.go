@@ -6,11 +6,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// writeFull writes all of p, retrying short writes and EINTR and counting
-// both, so nothing is silently lost.
-func writeFull(f File, p []byte, s *Sample) error { return writeTimed(f, p, s, nil) }
-
-// writeTimed is writeFull with the calls lat picks timed (lat may be nil).
+// writeTimed writes all of p, retrying short writes and EINTR and
+// counting both, so nothing is silently lost; the calls lat picks are
+// timed (lat may be nil).
 func writeTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
 	for len(p) > 0 {
 		n, err := call(f, p, true, lat)

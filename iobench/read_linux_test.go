@@ -270,7 +270,7 @@ func TestReadFullOnAShortFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ws Sample
-		if err := writeFull(f, make([]byte, 100), &ws); err != nil || f.Close() != nil {
+		if err := writeTimed(f, make([]byte, 100), &ws, nil); err != nil || f.Close() != nil {
 			t.Fatalf("writing 100 bytes: %v", err)
 		}
 		if f, err = o.Open("short.dat", id, false); err != nil {

@@ -78,7 +78,7 @@ func Build(ctx context.Context, rt Runtime, workdir string) (*Writer, error) {
 // the source or the binary in between.
 func (w *Writer) compile(ctx context.Context) error {
 	spec := specs[w.rt]
-	src, err := sources.ReadFile(spec.source)
+	src, err := Source(w.rt)
 	if err != nil {
 		return err
 	}

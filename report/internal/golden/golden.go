@@ -1,5 +1,3 @@
-// Package golden compares test output with golden files, for the tests of
-// report and report/plot. It imports neither, so both can use it.
 package golden
 
 import (
