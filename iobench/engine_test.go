@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
@@ -129,17 +131,26 @@ func TestFsyncFailureIsAnError(t *testing.T) {
 	}
 }
 
+// cancelSeen cancels a run's context and waits until r's watcher has
+// seen it, so a fast in-memory sweep cannot end first.
+func cancelSeen(cancel context.CancelFunc, r *Runner) {
+	cancel()
+	for deadline := time.Now().Add(10 * time.Second); !r.stop.Load() && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
+}
+
 func TestCancelStopsAndCleansUp(t *testing.T) {
 	m := newMemFS()
 	ctx, cancel := context.WithCancel(context.Background())
-	m.onWrite = func(total int64) {
-		if total > 9000 {
-			cancel()
-		}
-	}
 	c := smallConfig()
 	c.Count = 100000
 	r := &Runner{Config: c, FS: m}
+	m.onWrite = func(total int64) {
+		if total > 9000 {
+			cancelSeen(cancel, r)
+		}
+	}
 	res, err := r.Run(ctx)
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted", err)

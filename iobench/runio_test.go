@@ -266,13 +266,13 @@ func TestOverwriteFileIsRemovedOnFailureAndInterrupt(t *testing.T) {
 
 	m = newMemFS()
 	ctx, cancel := context.WithCancel(context.Background())
-	m.onWrite = func(total int64) {
-		if total > 900000 { // after the lay-out, in the first run
-			cancel()
-		}
-	}
 	c.Count = 100000
 	r := &Runner{Config: c, FS: m}
+	m.onWrite = func(total int64) {
+		if total > 900000 { // after the lay-out, in the first run
+			cancelSeen(cancel, r)
+		}
+	}
 	if _, err := r.Run(ctx); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("got %v, want ErrInterrupted", err)
 	}
