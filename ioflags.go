@@ -40,7 +40,8 @@ func ioFromFlags(c *cli.Context, cfg *iobench.Config) error {
 		cfg.Fsync = cfg.Flush == iobench.FlushFsync
 	}
 	cfg.OpenSync = iobench.OpenSync(c.String("open-sync"))
-	cfg.Preallocate, cfg.Overwrite, cfg.Latency = c.Bool("preallocate"), c.Bool("overwrite"), c.Bool("latency")
+	cfg.Preallocate, cfg.Overwrite, cfg.Latency = c.Bool("preallocate"), c.Bool("overwrite"), c.Bool("latency") || c.Bool("latency-all")
+	cfg.LatencyAll = c.Bool("latency-all")
 	if c.Bool("shared-file") {
 		for _, f := range []string{"overwrite", "preallocate"} {
 			if c.Bool(f) {
@@ -60,7 +61,7 @@ func ioPlanLine(cfg iobench.Config) string {
 	for _, o := range []struct {
 		on   bool
 		name string
-	}{{cfg.Preallocate, "preallocate"}, {cfg.Overwrite, "overwrite"}, {cfg.Latency, "latency"}} {
+	}{{cfg.Preallocate, "preallocate"}, {cfg.Overwrite, "overwrite"}, {cfg.Latency && !cfg.LatencyAll, "latency"}, {cfg.LatencyAll, "latency (every call)"}} {
 		if o.on {
 			parts = append(parts, o.name)
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/iobench"
 )
 
 func TestIOFlagsBadInputIsAUsageError(t *testing.T) {
@@ -126,5 +128,36 @@ func TestTimeLimitTextSaysWhatWasCut(t *testing.T) {
 	}
 	if !strings.Contains(out, "time limit 1ms cut runs short at 1 KiB (1 of 1 runs, which moved") || !strings.Contains(out, "each run stops after 1ms (--time-limit)") {
 		t.Errorf("text does not say what the time limit cut:\n%s", out)
+	}
+}
+
+// --latency-all times every call: the report says so, and each size's
+// timed calls are all its calls, with the bound equal to the max.
+func TestLatencyAllTimesEveryCallEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, smallSweep(dir, "--repeat", "1", "--latency-all", "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Config struct {
+			Latency    bool
+			LatencyAll bool `json:"latency_all"`
+		} `json:"config"`
+		Results []struct {
+			WriteSize int64 `json:"write_size"`
+			Latency   *iobench.LatencySummary
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Config.Latency || !doc.Config.LatencyAll {
+		t.Errorf("config %+v, want latency and latency_all", doc.Config)
+	}
+	for _, r := range doc.Results {
+		if l := r.Latency; l == nil || l.TimedCalls != l.Calls || l.Calls == 0 || l.MaxBound != l.Max || l.Clock <= 0 {
+			t.Errorf("size %d: latency %+v, want every call timed and the clock's cost", r.WriteSize, l)
+		}
 	}
 }

@@ -32,6 +32,7 @@ var settingFlags = []struct {
 	{"time-limit", iobench.SetTimeLimit}, {"data", iobench.SetData}, {"flush", iobench.SetFlush},
 	{"open-sync", iobench.SetOpenSync}, {"preallocate", iobench.SetPreallocate}, {"overwrite", iobench.SetOverwrite},
 	{"latency", iobench.SetLatency},
+	{"latency-all", iobench.SetLatencyAll},
 	{"read-shift", iobench.SetReadShift},
 }
 

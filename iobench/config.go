@@ -132,9 +132,11 @@ type Config struct {
 	// Overwrite writes every run into one data file iobench creates and
 	// writes in full before the first run, instead of a new file each run.
 	Overwrite bool `json:"overwrite"`
-	// Latency times write(2) and read(2) calls into a histogram per run.
-	Latency bool `json:"latency"`
-	Ranks   int  `json:"-"` // processes writing to the file system at once (MPI); 0 means 1
+	// Latency times write(2) and read(2) calls into a histogram per run:
+	// a random sample of them, or every call with LatencyAll.
+	Latency    bool `json:"latency"`
+	LatencyAll bool `json:"latency_all"`
+	Ranks      int  `json:"-"` // processes writing to the file system at once (MPI); 0 means 1
 	// ReadShift makes each MPI rank's read runs read the file of the rank
 	// ReadShift places on, (rank+ReadShift) mod ranks, as IOR's -C does,
 	// so no rank reads what its own client cached; 0: its own file.

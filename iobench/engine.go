@@ -498,6 +498,9 @@ func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Samp
 	}
 	r.setPhase(map[Mode]Phase{ModeWrite: PhaseWrite, ModeRead: PhaseRead}[run.Mode])
 	err = move(f, &s)
+	if r.runLat != nil {
+		r.runLat.end()
+	}
 	stopLimit()
 	if err == nil && run.Mode == ModeWrite {
 		err = r.flush(f)

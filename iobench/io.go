@@ -61,9 +61,9 @@ func call(f File, p []byte, write bool, lat *latencyRecorder) (int, error) {
 	if lat == nil || !lat.due() {
 		return readOrWrite(f, p, write)
 	}
-	t0 := lat.now()
+	lat.start()
 	n, err := readOrWrite(f, p, write)
-	lat.record(lat.now() - t0)
+	lat.stop()
 	return n, err
 }
 

@@ -47,25 +47,36 @@ func callOverhead(b *testing.B, latency bool) {
 }
 
 // BenchmarkLatencyOverhead is what --latency costs at 1 KiB writes: each
-// iteration runs the engine with latency off and on, in alternating
-// order, so drift and other load hit both alike; it reports the mean
-// rates and the median of the iterations' on/off ratios.
+// iteration runs the engine with latency off, sampled (--latency) and on
+// every call (--latency-all), in rotating order, so drift and other load
+// hit all alike; it reports the mean rates and the median of the
+// iterations' ratios to off.
 func BenchmarkLatencyOverhead(b *testing.B) {
 	c, dir := benchConfig()
-	var off, on float64
-	var ratios []float64
+	modes := []struct {
+		name    string
+		on, all bool
+	}{{"off", false, false}, {"on", true, false}, {"all", true, true}}
+	sum := make([]float64, len(modes))
+	ratios := make([][]float64, len(modes))
 	for i := 0; i < b.N; i++ {
-		var rate [2]float64
-		for _, lat := range []bool{i%2 == 0, i%2 != 0} {
-			c.Latency = lat
-			rate[map[bool]int{false: 0, true: 1}[lat]] = engineRun(b, c, dir)
+		rate := make([]float64, len(modes))
+		for k := range modes {
+			m := (i + k) % len(modes)
+			c.Latency, c.LatencyAll = modes[m].on, modes[m].all
+			rate[m] = engineRun(b, c, dir)
 		}
-		off, on = off+rate[0], on+rate[1]
-		ratios = append(ratios, rate[1]/rate[0])
+		for m := range modes {
+			sum[m] += rate[m]
+			ratios[m] = append(ratios[m], rate[m]/rate[0])
+		}
 	}
-	b.ReportMetric(off/float64(b.N), "off-MiB/s")
-	b.ReportMetric(on/float64(b.N), "on-MiB/s")
-	b.ReportMetric(knee.Median(ratios), "median-on/off")
+	for m, mode := range modes {
+		b.ReportMetric(sum[m]/float64(b.N), mode.name+"-MiB/s")
+		if m > 0 {
+			b.ReportMetric(knee.Median(ratios[m]), "median-"+mode.name+"/off")
+		}
+	}
 }
 
 // engineRun is one sweep of c; its one run's MiB/s.
@@ -107,19 +118,22 @@ func bareLoop(b *testing.B, dir string, c Config) float64 {
 // BenchmarkLatencyRecorder is the CPU cost --latency adds per call, free
 // of a file system's noise: the recorder's bookkeeping for calls of 1 µs
 // (a 1 KiB write to tmpfs here), with this machine's clock cost
-// (clock=real) and with the clock never read (clock=never: what every
-// call pays, timed or not). ns/op is per call.
+// (clock=real; clock=real,all times every call, as --latency-all) and
+// with the clock never read (clock=never: what every call pays, timed or
+// not). ns/op is per call.
 func BenchmarkLatencyRecorder(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
 		clock int64
-	}{{"clock=never", 1 << 40}, {"clock=real", clockCost()}} {
+		all   bool
+	}{{"clock=never", 1 << 40, false}, {"clock=real", clockCost(), false}, {"clock=real,all", clockCost(), true}} {
 		b.Run(tc.name, func(b *testing.B) {
-			l := newLatencyRecorder(tc.clock, 1)
+			l := newLatencyRecorder(tc.clock, 1, tc.all)
 			for range b.N {
 				if l.due() {
-					t0 := l.now()
-					l.record(l.now() - t0 + 1000)
+					l.start()
+					l.t0 -= 1000
+					l.stop()
 				}
 			}
 			b.ReportMetric(float64(l.hist.timed)/float64(l.hist.calls), "timed/call")

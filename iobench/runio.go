@@ -28,8 +28,11 @@ func (r *Runner) setupIO() error {
 		}
 		r.FS = so.withOpenSync(c.OpenSync)
 	}
+	if c.LatencyAll && !c.Latency {
+		return configErr(SetLatencyAll, true, "times the calls {Latency} measures; set {Latency} too")
+	}
 	if c.Latency {
-		r.lat = newLatencyRecorder(clockCost(), c.Seed)
+		r.lat = newLatencyRecorder(clockCost(), c.Seed, c.LatencyAll)
 	}
 	return nil
 }
@@ -132,5 +135,5 @@ func (r *Runner) overwriteRun(run Run) (Sample, error) {
 // ioKey is the settings of this file that every process of one sweep
 // must share, for PlanKey: Overwrite adds a collective step.
 func (c Config) ioKey() string {
-	return fmt.Sprintf("%s %s %s %q %t %t %t", c.TimeLimit, c.DataKind(), c.FlushKind(), c.OpenSync, c.Preallocate, c.Overwrite, c.Latency)
+	return fmt.Sprintf("%s %s %s %q %t %t %t %t", c.TimeLimit, c.DataKind(), c.FlushKind(), c.OpenSync, c.Preallocate, c.Overwrite, c.Latency, c.LatencyAll)
 }

@@ -46,6 +46,7 @@ const (
 	SetPreallocate  Setting = "Preallocate"
 	SetOverwrite    Setting = "Overwrite"
 	SetLatency      Setting = "Latency"
+	SetLatencyAll   Setting = "LatencyAll"
 	SetJobs         Setting = "Jobs"
 	SetVariants     Setting = "Variants"
 	SetReadShift    Setting = "ReadShift"

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/iobench/iobench/iobench"
 )
 
 var csvHeader = []string{
@@ -15,21 +17,39 @@ var csvHeader = []string{
 	"time_limited", "flush", "data",
 }
 
+// csvLatencyHeader is the columns a sweep with per-call latency adds:
+// each run's own quantiles, µs.
+var csvLatencyHeader = []string{"p50_us", "p90_us", "p99_us", "max_us", "max_bound_us", "timed_calls"}
+
 // CSV writes one row per run, with a header. The runs of an interleaved
 // sweep carry their variant's type and byte order, and its name in a
-// last column, variant, that only such a sweep's CSV has.
+// column, variant, that only such a sweep's CSV has; a sweep with
+// latency adds the run's call times last.
 func CSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	head := csvHeader
-	if len(r.Variants) > 0 {
+	variants := len(r.Variants) > 0
+	if variants {
 		head = append(slices.Clip(head), "variant")
+	}
+	if r.Config.Latency {
+		head = append(slices.Clip(head), csvLatencyHeader...)
 	}
 	_ = cw.Write(head)
 	for _, v := range r.Views() {
-		csvRows(cw, v, len(r.Variants) > 0)
+		csvRows(cw, v, variants)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvLatency is a run's latency columns; empty cells for a run without.
+func csvLatency(l *iobench.Latency) []string {
+	s := l.Summary()
+	if s == nil {
+		return make([]string, len(csvLatencyHeader))
+	}
+	return []string{ftoa(s.P50), ftoa(s.P90), ftoa(s.P99), ftoa(s.Max), ftoa(s.MaxBound), itoa(s.TimedCalls)}
 }
 
 func csvRows(cw *csv.Writer, r *Report, variants bool) {
@@ -45,6 +65,9 @@ func csvRows(cw *csv.Writer, r *Report, variants bool) {
 			}
 			if variants {
 				rec = append(rec, s.Variant)
+			}
+			if r.Config.Latency {
+				rec = append(rec, csvLatency(s.Latency)...)
 			}
 			_ = cw.Write(rec)
 		}

@@ -54,6 +54,7 @@ var goldenVariants = []struct {
 	{"text-io", "text", ioReport},
 	{"markdown-io", "markdown", ioReport},
 	{"json-io", "json", ioReport},
+	{"csv-io", "csv", ioReport},
 }
 
 func TestGoldenVariants(t *testing.T) {

@@ -93,13 +93,17 @@ func TimeLimitLine(c Config, rows []iobench.SizeResult) string {
 
 // latencyHead and latencyCells are the latency table, one row per size.
 func latencyHead() []string {
-	return []string{"size", "p50 µs", "p90 µs", "p99 µs", "max µs", "calls timed"}
+	return []string{"size", "p50 µs", "p90 µs", "p99 µs", "max µs", "max ≤ µs", "calls timed"}
 }
 
 func latencyCells(row iobench.SizeResult) []string {
 	l := row.Latency
 	timed := fmt.Sprintf("%d of %d", l.TimedCalls, l.Calls)
-	return []string{sizeName(row.WriteSize), micros(l.P50), micros(l.P90), micros(l.P99), micros(l.Max), timed}
+	bound := "-" // results of a version that did not bound it
+	if l.MaxBound > 0 {
+		bound = micros(l.MaxBound)
+	}
+	return []string{sizeName(row.WriteSize), micros(l.P50), micros(l.P90), micros(l.P99), micros(l.Max), bound, timed}
 }
 
 // micros writes µs with three significant digits, at least one decimal.
@@ -127,13 +131,21 @@ func latencyRows(rows []iobench.SizeResult) []iobench.SizeResult {
 }
 
 // latencyCaption heads the latency table.
-func latencyCaption(rows []iobench.SizeResult) string {
+func latencyCaption(c Config, rows []iobench.SizeResult) string {
 	call := "write(2)"
 	if rows[0].Mode == iobench.ModeRead {
 		call = "read(2)"
 	}
-	return fmt.Sprintf("latency per %s call, µs (quantiles of a random sample of the calls, as many as keep the clock's cost near %.1f%% of each run; max is the slowest call timed)",
-		call, 100*iobench.LatencyOverhead)
+	clock := ""
+	if ns := 1e3 * rows[0].Latency.Clock / 2; ns > 0 { // Clock is two reads; a figure holds about one
+		clock = fmt.Sprintf("; each figure includes about one clock read, %.0f ns", ns)
+	}
+	if c.LatencyAll {
+		return fmt.Sprintf("latency per %s call, µs (every call timed, so max is the slowest call%s)", call, clock)
+	}
+	return fmt.Sprintf("latency per %s call, µs (quantiles of a random sample of the calls, as many as keep the clock's cost near %.1f%% of each run%s; "+
+		"max is the slowest call timed, and no call took longer than max ≤, the longest stretch of untimed calls with the work between them; --latency-all times every call)",
+		call, 100*iobench.LatencyOverhead, clock)
 }
 
 func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
@@ -144,7 +156,7 @@ func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
 	if len(lat) == 0 {
 		return
 	}
-	p.f("\n%s:\n", latencyCaption(lat))
+	p.f("\n%s:\n", latencyCaption(r.Config, lat))
 	lines := []string{strings.Join(latencyHead(), "\t") + "\t"}
 	for _, row := range lat {
 		lines = append(lines, strings.Join(latencyCells(row), "\t")+"\t")
@@ -160,7 +172,7 @@ func (p *printer) mdIO(r *Report, rows []iobench.SizeResult) {
 	if len(lat) == 0 {
 		return
 	}
-	p.f("\n%s:\n\n", mdSentence(latencyCaption(lat)))
+	p.f("\n%s:\n\n", mdSentence(latencyCaption(r.Config, lat)))
 	var body [][]string
 	for _, row := range lat {
 		body = append(body, latencyCells(row))

@@ -35,12 +35,13 @@ func ioReport() *Report {
 }
 
 // fixtureLatency is a histogram of calls around mean seconds: a tenth of
-// them timed, most near the mean, one in fifty four times slower.
+// them timed, most near the mean, one in fifty four times slower, and a
+// stretch of untimed calls twelve times a call's mean.
 func fixtureLatency(calls int64, mean float64) *iobench.Latency {
 	ns := int64(mean * 1e9)
 	timed := max(calls/10, 1)
 	slow := timed / 50
-	l := &iobench.Latency{Calls: calls, Timed: timed, MaxNs: 4 * ns, Buckets: [][2]int64{{ns * 9 / 10, timed - slow}}}
+	l := &iobench.Latency{Calls: calls, Timed: timed, MaxNs: 4 * ns, MaxBoundNs: 12 * ns, ClockNs: 118, Buckets: [][2]int64{{ns * 9 / 10, timed - slow}}}
 	if slow > 0 {
 		l.Buckets = append(l.Buckets, [2]int64{4 * ns, slow})
 	}

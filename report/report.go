@@ -134,6 +134,7 @@ type Config struct {
 	Preallocate bool    `json:"preallocate"`                  // each file fallocated before its run
 	Overwrite   bool    `json:"overwrite"`                    // one file, written in full first, overwritten by every run
 	Latency     bool    `json:"latency"`                      // per-call times measured
+	LatencyAll  bool    `json:"latency_all,omitempty"`        // every call timed, not a sample
 }
 
 // NewConfig describes a plan for the report.
@@ -145,7 +146,7 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 		Convert: c.Convert.String(), Stride: c.Stride, Mode: string(c.Mode), Direct: c.Direct,
 		CacheDrop: string(c.Drop), Verify: c.Verify, KneeFraction: fraction,
 		TimeLimit: c.TimeLimit.Seconds(), Data: string(c.DataKind()), Flush: string(c.FlushKind()), OpenSync: string(c.OpenSync),
-		Preallocate: c.Preallocate, Overwrite: c.Overwrite, Latency: c.Latency,
+		Preallocate: c.Preallocate, Overwrite: c.Overwrite, Latency: c.Latency, LatencyAll: c.LatencyAll,
 		Jobs: c.Jobs, Variants: NewConfigVariants(c),
 	}
 }
