@@ -58,7 +58,12 @@ func (r *Runner) shiftReadFile() error {
 		// Said without setting names: it travels to the other ranks as text.
 		return fmt.Errorf("read shift: the rank this one reads wrote %d bytes, this one reads %d: the ranks' shares of the total differ; choose a data size that divides evenly by the ranks", size, r.Config.TotalBytes())
 	}
-	r.readPeer = &peerFile{name: string(got[24:]), id: FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])}}
+	name := string(got[24:])
+	peer, err := r.peerID(name, FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])})
+	if err != nil {
+		return fmt.Errorf("read shift: %w", err)
+	}
+	r.readPeer = &peerFile{name: name, id: peer}
 	return nil
 }
 

@@ -70,10 +70,15 @@ func (r *Runner) shareID() error {
 	if len(got) != 16 {
 		return fmt.Errorf("shared file: a %d-byte identity from the creator, want 16", len(got))
 	}
-	r.Shared.ID = FileID{Dev: binary.LittleEndian.Uint64(got), Ino: binary.LittleEndian.Uint64(got[8:])}
-	if !r.Shared.Creator {
-		r.holdShared(r.Shared.Name, r.Shared.ID)
+	id := FileID{Dev: binary.LittleEndian.Uint64(got), Ino: binary.LittleEndian.Uint64(got[8:])}
+	if r.Shared.Creator {
+		return nil
 	}
+	if id, err = r.peerID(r.Shared.Name, id); err != nil {
+		return fmt.Errorf("shared file: %w", err)
+	}
+	r.Shared.ID = id
+	r.holdShared(r.Shared.Name, id)
 	return nil
 }
 
