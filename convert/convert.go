@@ -154,7 +154,12 @@ func Fill(dst []byte, t Type, first int64) {
 			clear(dst[k+4 : k+step])
 			first++
 		}
-	case Float64, Complex128:
+	case Float64:
+		for k := 0; k+8 <= len(dst); k += 8 {
+			ne.PutUint64(dst[k:k+8], math.Float64bits(float64(first)))
+			first++
+		}
+	case Complex128:
 		step := t.Size()
 		for k := 0; k+step <= len(dst); k += step {
 			ne.PutUint64(dst[k:], math.Float64bits(float64(first)))

@@ -30,20 +30,26 @@ func mix64(z uint64) uint64 {
 }
 
 // fillRandom writes the random stream's bytes [off, off+len(dst)) into
-// dst; off is a multiple of 8 (len(dst) need not be). Large fills are
-// split across the CPUs: one core's generator runs at about half the
-// speed of memory here (BenchmarkFillRandom).
+// dst; off is a multiple of 8 (len(dst) need not be).
 func fillRandom(dst []byte, seed uint64, off int64) {
+	fillSplit(dst, func(part []byte, at int) { fillRandomPart(part, seed, (off+int64(at))/8) })
+}
+
+// fillSplit has fill write dst, split across the CPUs when large: one
+// core's generator runs below the speed of memory (BenchmarkFillRandom).
+// Each part starts at a multiple of 16 bytes, so at a whole element of
+// any type and a whole word of the random stream; at is its offset.
+func fillSplit(dst []byte, fill func(part []byte, at int)) {
 	parts := runtime.GOMAXPROCS(0)
 	if len(dst) < parallelFill || parts < 2 {
-		fillRandomPart(dst, seed, off/8)
+		fill(dst, 0)
 		return
 	}
-	per := (len(dst)/parts + 7) &^ 7
+	per := (len(dst)/parts + 15) &^ 15
 	var wg sync.WaitGroup
 	for start := 0; start < len(dst); start += per {
 		part := dst[start:min(start+per, len(dst))]
-		wg.Go(func() { fillRandomPart(part, seed, off/8+int64(start/8)) })
+		wg.Go(func() { fill(part, start) })
 	}
 	wg.Wait()
 }
@@ -97,7 +103,8 @@ func (p DataPattern) fill(dst []byte, t convert.Type, first int64, seed uint64) 
 	case DataZero:
 		clear(dst) // touches every page, as the other patterns do
 	default:
-		convert.Fill(dst, t, first)
+		size := int64(t.Size())
+		fillSplit(dst, func(part []byte, at int) { convert.Fill(part, t, first+int64(at)/size) })
 	}
 }
 
