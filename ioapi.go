@@ -155,7 +155,7 @@ func (j *sweepJob) dataFS(shared *iobench.Shared) (iobench.FS, error) {
 // describeMPI is what the report says of the job's files: their layout,
 // the API, the hints requested and the read shift.
 func (j *sweepJob) describeMPI(info *report.MPI) {
-	info.SharedFile, info.CountPerRank = j.shared, !j.total
+	info.SharedFile, info.CountPerRank, info.RunBytes = j.shared, !j.total, j.runBytes
 	info.API, info.ReadShift = apiPOSIX, j.cfg.ReadShift
 	if !j.io.mpiio {
 		return

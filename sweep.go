@@ -40,6 +40,7 @@ type sweepJob struct {
 	profileWhy     string
 	profileWarning string
 	total          bool      // --total: --count/--size is split across ranks
+	runBytes       int64     // under MPI: the bytes each run moves over all ranks
 	shared         bool      // --shared-file
 	anonymize      bool      // --anonymize
 	applyFor       []string  // --for
@@ -233,6 +234,10 @@ func checkNewOutput(path string) error {
 // and names agreed with the other ranks under MPI.
 func (j *sweepJob) files() (*iobench.Shared, string, error) {
 	if j.cl != nil {
+		j.runBytes = j.cfg.TotalBytes() // what a run asks of all ranks: split, or per rank
+		if !j.total {
+			j.runBytes *= int64(j.cl.Size())
+		}
 		return j.cl.configure(&j.cfg, j.total, j.shared)
 	}
 	if !j.shared {

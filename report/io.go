@@ -57,9 +57,26 @@ func writeTimingWords(c Config) []string {
 	return parts
 }
 
+// runBytes is what each run (an aggregate under MPI or --jobs) asks to
+// move; 0 when a report does not say.
+func (r *Report) runBytes() int64 {
+	switch {
+	case r.MPI != nil && r.MPI.RunBytes > 0:
+		return r.MPI.RunBytes
+	case r.MPI != nil && r.MPI.CountPerRank:
+		return r.Config.TotalBytes * int64(r.MPI.Ranks)
+	case r.MPI != nil:
+		return 0 // a --total split of an older report: the total is not kept
+	case r.Jobs != nil:
+		return r.Config.TotalBytes * int64(r.Jobs.Jobs)
+	}
+	return r.Config.TotalBytes
+}
+
 // TimeLimitLine says which sizes the time limit cut short and how much
-// data their runs moved; "" when it cut none.
-func TimeLimitLine(c Config, rows []iobench.SizeResult) string {
+// data their runs moved of the asked bytes per run (0: unknown); "" when
+// it cut none.
+func TimeLimitLine(c Config, asked int64, rows []iobench.SizeResult) string {
 	var cut []string
 	for _, row := range rows {
 		if row.TimeLimitedRuns == 0 {
@@ -76,8 +93,8 @@ func TimeLimitLine(c Config, rows []iobench.SizeResult) string {
 			moved += "-" + humanize.IBytes(uint64(hi))
 		}
 		of := ""
-		if c.TotalBytes > 0 {
-			of = " of " + humanize.IBytes(uint64(c.TotalBytes))
+		if asked > 0 {
+			of = " of " + humanize.IBytes(uint64(asked))
 		}
 		cut = append(cut, fmt.Sprintf("%s (%d of %d runs, which moved %s%s)", sizeName(row.WriteSize), row.TimeLimitedRuns, len(row.Samples), moved, of))
 	}
@@ -149,7 +166,7 @@ func latencyCaption(c Config, rows []iobench.SizeResult) string {
 }
 
 func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
-	if line := TimeLimitLine(r.Config, rows); line != "" {
+	if line := TimeLimitLine(r.Config, r.runBytes(), rows); line != "" {
 		p.f("%s\n", line)
 	}
 	lat := latencyRows(rows)
@@ -165,7 +182,7 @@ func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
 }
 
 func (p *printer) mdIO(r *Report, rows []iobench.SizeResult) {
-	if line := TimeLimitLine(r.Config, rows); line != "" {
+	if line := TimeLimitLine(r.Config, r.runBytes(), rows); line != "" {
 		p.f("\n%s.\n", mdSentence(line))
 	}
 	lat := latencyRows(rows)

@@ -107,3 +107,26 @@ func TestOlderReportsSayNothingOfTheNewOptions(t *testing.T) {
 		t.Error("text lost the fsync word of older reports")
 	}
 }
+
+// Under MPI and --jobs a run is an aggregate: the time-limit line says how
+// much of all writers' bytes it moved, not of one writer's.
+func TestTimeLimitLineCountsEveryWriter(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(r *Report)
+		want string
+	}{
+		{"one writer", func(*Report) {}, " of 256 MiB)"},
+		{"3 jobs", func(r *Report) { r.Jobs = &Jobs{Jobs: 3} }, " of 768 MiB)"},
+		{"3 ranks, --total split", func(r *Report) { r.MPI = &MPI{Ranks: 3, RunBytes: 256 << 20} }, " of 256 MiB)"},
+		{"3 ranks each", func(r *Report) { r.MPI = &MPI{Ranks: 3, CountPerRank: true} }, " of 768 MiB)"},
+		{"old split report", func(r *Report) { r.MPI = &MPI{Ranks: 3} }, "moved"},
+	} {
+		r := ioReport()
+		tc.set(r)
+		line := TimeLimitLine(r.Config, r.runBytes(), r.Results)
+		if !strings.Contains(line, tc.want) || tc.want == "moved" && strings.Contains(line, " of 2") {
+			t.Errorf("%s: %q, want %q in it", tc.name, line, tc.want)
+		}
+	}
+}

@@ -62,6 +62,7 @@ type MPI struct {
 	Hosts        []string  `json:"hosts"`          // one per node
 	SharedFile   bool      `json:"shared_file"`    // one file, disjoint segments
 	CountPerRank bool      `json:"count_per_rank"` // --count/--size per rank (false: --total split)
+	RunBytes     int64     `json:"run_bytes"`      // bytes each run moves over all ranks; 0: unknown
 	PerRank      []RankRun `json:"per_rank"`       // per-run spread across ranks
 	// API is how the ranks move the data: "posix" (write(2), read(2)) or
 	// "mpiio" (MPIIO says how).
