@@ -34,7 +34,7 @@ func (cl *Cluster) Configure(cfg *iobench.Config, files Files) (*iobench.Shared,
 	if err != nil {
 		return nil, "", err
 	}
-	cfg.Seed = seed
+	cfg.Seed, cfg.Writer = seed, cl.Rank()
 	// Each rank names its own files; a shared file takes rank 0's name.
 	// A rank that fails here still makes the collective calls, and Agree
 	// stops every rank with it.

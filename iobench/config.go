@@ -137,6 +137,10 @@ type Config struct {
 	Latency    bool `json:"latency"`
 	LatencyAll bool `json:"latency_all"`
 	Ranks      int  `json:"-"` // processes writing to the file system at once (MPI); 0 means 1
+	// Writer is this writer's place among those of one sweep (MPI rank,
+	// job); each writes its own random data, so a deduplicating file
+	// system cannot store the writers' data once.
+	Writer int `json:"-"`
 	// ReadShift makes each MPI rank's read runs read the file of the rank
 	// ReadShift places on, (rank+ReadShift) mod ranks, as IOR's -C does,
 	// so no rank reads what its own client cached; 0: its own file.

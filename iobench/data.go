@@ -20,6 +20,11 @@ import (
 // multiply per 8 bytes, no state carried from word to word.
 const randomGamma = 0xa0761d6478bd642f
 
+// dataSeed keys the random stream of this writer: writer w's is the
+// stream of Seed from word w<<40 on, so writers never share a word unless
+// one writes 8 TiB; writer 0's is Seed's own.
+func (c Config) dataSeed() uint64 { return c.Seed + uint64(c.Writer)<<40*randomGamma }
+
 // randomWord is word k of the random stream of seed.
 func randomWord(seed uint64, k int64) uint64 { return mix64(seed + uint64(k+1)*randomGamma) }
 

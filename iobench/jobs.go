@@ -218,7 +218,7 @@ func (r *Runner) runJobs(ctx context.Context) (*Result, error) {
 	jobs := make([]*Runner, n)
 	for k := range jobs {
 		cfg := r.Config
-		cfg.Jobs = 1
+		cfg.Jobs, cfg.Writer = 1, k
 		if k > 0 {
 			cfg.Sync = SyncNone // one flush serves every job
 		}

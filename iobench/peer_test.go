@@ -120,3 +120,29 @@ func TestReadShiftFromAnotherHostReadsByInode(t *testing.T) {
 		}
 	}
 }
+
+// Each writer of a sweep (MPI rank, job) writes its own random data, so
+// a deduplicating file system cannot keep one copy for all; writer 0's
+// is the seed's own stream, as a single process writes it.
+func TestRandomDataDiffersByWriter(t *testing.T) {
+	c := smallConfig()
+	c.Data, c.Seed = DataRandom, 7
+	fill := func(writer int) []byte {
+		c.Writer = writer
+		s, err := newSource(c, func() bool { return false }, func(int64) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.free()
+		return bytes.Clone(s.data)
+	}
+	single := make([]byte, c.TotalBytes())
+	fillRandom(single, 7, 0)
+	w0, w1, w2 := fill(0), fill(1), fill(2)
+	if !bytes.Equal(w0, single) {
+		t.Error("writer 0's data is not the seed's stream")
+	}
+	if bytes.Equal(w0[:64], w1[:64]) || bytes.Equal(w1[:64], w2[:64]) || bytes.Equal(w0[:64], w2[:64]) {
+		t.Error("two writers' random data begin alike")
+	}
+}

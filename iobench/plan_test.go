@@ -111,6 +111,7 @@ var planKeyExempt = map[string]string{
 	"Count":  "--total gives each rank a share",
 	"Sync":   "only one rank per node syncs",
 	"Ranks":  "set by the cluster, the same on every rank",
+	"Writer": "each rank's own place, for its own random data",
 	"Source": "how a rank holds its data in memory",
 	"Force":  "a rank's own free-space check",
 	"Keep":   "a rank's own last file",

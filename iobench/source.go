@@ -41,7 +41,7 @@ const fillChunk = 16 << 20
 // newSource allocates and fills the source, stopping with ErrInterrupted
 // once stop reports true, and telling progress the bytes filled so far.
 func newSource(c Config, stop func() bool, progress func(int64)) (*source, error) {
-	s := &source{elem: c.ElemSize(), stride: int64(c.Stride), pattern: c.DataKind(), seed: c.Seed}
+	s := &source{elem: c.ElemSize(), stride: int64(c.Stride), pattern: c.DataKind(), seed: c.dataSeed()}
 	if c.Source == SourceWindow {
 		s.period = c.windowPeriod()
 	}
