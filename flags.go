@@ -100,7 +100,7 @@ func sweepFlagList() []cli.Flag {
 		&cli.BoolFlag{Name: "preallocate", Usage: "fallocate each data file to its full size before its run, untimed"},
 		&cli.BoolFlag{Name: "overwrite", Usage: "write every run into one file iobench creates and writes in full first, instead of a new file per run"},
 		&cli.BoolFlag{Name: "latency", Usage: "time write(2) calls: p50, p90, p99 and max µs per call for each size (a random sample of short calls, so the clock costs at most 0.2%; max is bounded)"},
-		&cli.BoolFlag{Name: "latency-all", Usage: "--latency timing every call, for the true max (the clock then costs about 120 ns per call: 15% of a 1 KiB write to tmpfs)"},
+		&cli.BoolFlag{Name: "latency-all", Usage: "--latency timing every call, for the true max (every call then pays the clock: 13-15% of a 1 KiB write to tmpfs where measured; see README)"},
 		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
 		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"},

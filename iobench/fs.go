@@ -165,7 +165,7 @@ func (o OSFS) openExisting(name string, id FileID, flags int, direct bool) (int,
 	}
 	got, err := fdID(fd)
 	if err == nil && (got != id || id == FileID{}) {
-		err = &ReplacedError{Path: o.Path(name), Want: id, Now: "another file (" + got.String() + ")"}
+		err = &ReplacedError{Path: o.Path(name), Want: id, Now: whatIs(got)}
 	}
 	if err != nil {
 		unix.Close(fd)
@@ -207,6 +207,15 @@ func fdID(fd int) (FileID, error) {
 	return statID(&st), nil
 }
 
+// whatIs says, for a ReplacedError, what a name leads to now: got, its
+// identity (statID's, none for anything but a regular file).
+func whatIs(got FileID) string {
+	if got == (FileID{}) {
+		return "not a regular file (a symlink, directory or device)"
+	}
+	return "another file (" + got.String() + ")"
+}
+
 // statID is a file's identity; anything but a regular file gets none, so
 // a symlink or device given the freed inode number of a removed data
 // file never passes for it.
@@ -228,11 +237,7 @@ func (o OSFS) Remove(name string, id FileID) error {
 		return &os.PathError{Op: "remove", Path: path, Err: err}
 	}
 	if got := statID(&st); got != id || id == (FileID{}) {
-		now := "another file (" + got.String() + ")"
-		if st.Mode&unix.S_IFMT != unix.S_IFREG {
-			now = "not a regular file (a symlink, directory or device)"
-		}
-		return &ReplacedError{Path: path, Want: id, Now: now}
+		return &ReplacedError{Path: path, Want: id, Now: whatIs(got)}
 	}
 	if err := unix.Unlink(path); err != nil {
 		return &os.PathError{Op: "remove", Path: path, Err: err}

@@ -222,13 +222,13 @@ func (l *latencyRecorder) due() bool {
 // share of the run near LatencyOverhead.
 func (l *latencyRecorder) record(ns int64) {
 	l.hist.add(ns)
+	if l.all {
+		return // no gap to draw
+	}
 	if l.hist.timed == 1 {
 		l.avg = max(ns, 1)
 	}
 	l.avg = max(l.avg+(ns-l.avg)/8, 1)
-	if l.all {
-		return
-	}
 	l.gap = min(max(1, int64(float64(l.clock)/(LatencyOverhead*float64(l.avg)))), maxLatencyGap)
 	l.rng ^= l.rng << 13
 	l.rng ^= l.rng >> 7

@@ -41,11 +41,7 @@ func (r *Runner) peerID(name string, id FileID) (FileID, error) {
 		return FileID{}, err
 	}
 	if local.Ino != id.Ino || local == (FileID{}) {
-		now := "another file (" + local.String() + ")"
-		if local == (FileID{}) {
-			now = "not a regular file (a symlink, directory or device)"
-		}
-		return FileID{}, &ReplacedError{Path: r.displayPath(name), Want: id, Now: now + " as host " + nameHost() + " sees it (host " + l.Host + " made it)"}
+		return FileID{}, &ReplacedError{Path: r.displayPath(name), Want: id, Now: whatIs(local) + " as host " + nameHost() + " sees it (host " + l.Host + " made it)"}
 	}
 	return local, nil
 }

@@ -60,17 +60,17 @@ func writeTimingWords(c Config) []string {
 // runBytes is what each run (an aggregate under MPI or --jobs) asks to
 // move; 0 when a report does not say.
 func (r *Report) runBytes() int64 {
-	switch {
-	case r.MPI != nil && r.MPI.RunBytes > 0:
-		return r.MPI.RunBytes
-	case r.MPI != nil && r.MPI.CountPerRank:
-		return r.Config.TotalBytes * int64(r.MPI.Ranks)
-	case r.MPI != nil:
-		return 0 // a --total split of an older report: the total is not kept
-	case r.Jobs != nil:
-		return r.Config.TotalBytes * int64(r.Jobs.Jobs)
+	all := r.Config.TotalBytes // one writer's
+	if m := r.MPI; m != nil {
+		all = m.RunBytes // 0 in an older report
+		if all == 0 && m.CountPerRank {
+			all = r.Config.TotalBytes * int64(m.Ranks)
+		}
 	}
-	return r.Config.TotalBytes
+	if r.Jobs != nil {
+		all *= int64(r.Jobs.Jobs) // each job writes TotalBytes
+	}
+	return all
 }
 
 // TimeLimitLine says which sizes the time limit cut short and how much

@@ -121,6 +121,7 @@ func TestTimeLimitLineCountsEveryWriter(t *testing.T) {
 		{"3 ranks, --total split", func(r *Report) { r.MPI = &MPI{Ranks: 3, RunBytes: 256 << 20} }, " of 256 MiB)"},
 		{"3 ranks each", func(r *Report) { r.MPI = &MPI{Ranks: 3, CountPerRank: true} }, " of 768 MiB)"},
 		{"old split report", func(r *Report) { r.MPI = &MPI{Ranks: 3} }, "moved"},
+		{"1 rank, 2 jobs", func(r *Report) { r.MPI, r.Jobs = &MPI{Ranks: 1, RunBytes: 256 << 20}, &Jobs{Jobs: 2} }, " of 512 MiB)"},
 	} {
 		r := ioReport()
 		tc.set(r)
