@@ -125,11 +125,12 @@ func (o *liveObserver) roundPlanned(round, n int) {
 
 // expectedBytes is the sweep's size as planned so far: all of a fixed
 // plan; for an adaptive one the rounds announced, and up to MinAutoRounds
-// rounds like the current one.
+// rounds like the current one, but never less than the plan's first
+// MinAutoRounds rounds, which are known before any round is announced.
 func (o *liveObserver) expectedBytes() int64 {
 	runs := o.runs
-	if o.cfg.Auto {
-		runs = o.planned + max(0, iobench.MinAutoRounds-o.round)*o.roundN
+	if o.cfg.Auto && o.round > 0 {
+		runs = max(runs, o.planned+max(0, iobench.MinAutoRounds-o.round)*o.roundN)
 	}
 	return int64(runs) * o.cfg.TotalBytes()
 }
@@ -194,10 +195,12 @@ func (o *liveObserver) update() {
 }
 
 // advance moves the bar to done of total, never back: an adaptive plan
-// grows, and the bar then waits until the sweep catches up.
+// grows, and the bar then waits until the sweep catches up. It stops one
+// step short of the end until stop: a bar at its end is finished and
+// never drawn again, and an adaptive sweep may add a round.
 func (o *liveObserver) advance(done, total int64) {
 	if total > 0 {
-		o.shown = max(o.shown, min(barSteps, done*barSteps/total))
+		o.shown = max(o.shown, min(barSteps-1, done*barSteps/total))
 	}
 	_ = o.bar.Set64(o.shown)
 }
