@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/iobench/iobench/internal/testwait"
 )
 
 // mountTmpfs mounts a small tmpfs for one test; it skips unless root and
@@ -118,18 +119,16 @@ func TestLeftoverIsNamedAndFailsTheRun(t *testing.T) {
 	r := startSweep(t, dir, 200, 1, "--format", "json")
 	// Lock whichever data file exists now; a run may end between the
 	// listing and chattr, so try the next one.
-	for deadline := time.Now().Add(10 * time.Second); locked == "" && time.Now().Before(deadline); {
+	testwait.Until(t, "data file to lock", func() bool {
 		for _, name := range dirEntries(t, dir) {
 			if exec.Command("chattr", "+i", filepath.Join(dir, name)).Run() == nil {
 				locked = filepath.Join(dir, name)
-				break
+				return true
 			}
 		}
-	}
-	if locked == "" {
-		t.Fatal("never caught a data file to lock")
-	}
-	code := r.wait()
+		return false
+	})
+	code := r.wait(t)
 	if code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}

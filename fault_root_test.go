@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/internal/faultfs"
+	"github.com/iobench/iobench/internal/testwait"
 )
 
 // lockedBuffer collects a child's stderr while the test reads it.
@@ -33,16 +34,6 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// waitFor polls until cond holds, failing the test after d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
 // faultSweep is a short sweep on a fault file system.
 func faultSweep(f *faultfs.FS, extra ...string) []string {
 	return append([]string{"sweep", "--dir", f.Dir, "--size", "4MiB", "--sizes", "64KiB,1MiB", "--repeat", "2",
@@ -60,7 +51,7 @@ func startHungSweep(t *testing.T, f *faultfs.FS, op faultfs.Op, extra ...string)
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	waitFor(t, 30*time.Second, "a hung call", func() bool { return f.Hung(op) > 0 })
+	testwait.Until(t, "hung call", func() bool { return f.Hung(op) > 0 })
 	return cmd, stderr, exited
 }
 
@@ -76,20 +67,13 @@ func TestHungCallSecondSignalExitsAtOnce(t *testing.T) {
 			f := faultfs.Mount(t)
 			f.Set(c.op, faultfs.Fault{Hang: true})
 			cmd, stderr, exited := startHungSweep(t, f, c.op, c.extra...)
-			time.Sleep(100 * time.Millisecond)
 			_ = cmd.Process.Signal(syscall.SIGINT)
-			waitFor(t, 2*time.Second, "the first signal's message", func() bool {
+			testwait.Until(t, "message of the first signal", func() bool {
 				return strings.Contains(stderr.String(), "waiting for "+c.call+" in the kernel; Ctrl-C again to quit now")
 			})
-			start := time.Now()
 			_ = cmd.Process.Signal(syscall.SIGINT)
-			select {
-			case <-exited:
-			case <-time.After(2 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Fatalf("still running 2 s after the second signal:\n%s", stderr.String())
-			}
-			t.Logf("exited %v after the second signal", time.Since(start))
+			// The call is never released: an exit is one that did not wait for it.
+			testwait.Exit(t, "exit after the second signal", cmd.Process, exited, stderr.String)
 			if code := cmd.ProcessState.ExitCode(); code != 130 {
 				t.Errorf("exit %d, want 130", code)
 			}
@@ -162,15 +146,10 @@ func TestSignalsAreHeardWhileAWriteIgnoresInterrupts(t *testing.T) {
 	cmd, stderr, exited := startHungSweep(t, f, faultfs.Write)
 	for _, want := range []string{"waiting for a write(2) in the kernel", "second signal: exiting now; 1 data file(s) could not be removed"} {
 		_ = cmd.Process.Signal(syscall.SIGINT)
-		waitFor(t, 3*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })
+		testwait.Until(t, "message "+want, func() bool { return strings.Contains(stderr.String(), want) })
 	}
 	f.Release()
-	select {
-	case <-exited:
-	case <-time.After(5 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("still running 5 s after the write returned:\n%s", stderr.String())
-	}
+	testwait.Exit(t, "exit once the write returned", cmd.Process, exited, stderr.String)
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Errorf("exit %d, want 130", code)
 	}

@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/creack/pty"
+	"github.com/iobench/iobench/internal/testwait"
 )
 
 // The bar is tried on a real pseudo-terminal: iobench sees a terminal on
@@ -27,20 +27,16 @@ func TestProgressBarOnATerminal(t *testing.T) {
 	checkBar(t, screen())
 }
 
-// waitOnTerminal waits for cmd, started by onTerminal, for at most two
-// minutes; a failure shows the terminal.
+// waitOnTerminal waits for cmd, started by onTerminal; a failure shows
+// the terminal.
 func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
 	t.Helper()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	select {
-	case err := <-waited:
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", cmd.Args[1], err, screen())
-		}
-	case <-time.After(2 * time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("%s on a pty hung", cmd.Args[1])
+	var err error
+	exited := make(chan struct{})
+	go func() { err = cmd.Wait(); close(exited) }()
+	testwait.Exit(t, "exit of "+cmd.Args[1]+" on a pty", cmd.Process, exited, screen)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd.Args[1], err, screen())
 	}
 }
 

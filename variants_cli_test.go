@@ -196,7 +196,7 @@ func TestInterruptedJobsLeaveNoFiles(t *testing.T) {
 		if sig == syscall.SIGTERM { // a second signal: exit at once, files removed
 			_ = r.cmd.Process.Signal(syscall.SIGINT)
 		}
-		if code := r.wait(); code != 130 {
+		if code := r.wait(t); code != 130 {
 			t.Errorf("%v: exit code %d, want 130", sig, code)
 		}
 		if sig == syscall.SIGINT {

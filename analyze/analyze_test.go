@@ -9,11 +9,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/analyze"
+	"github.com/iobench/iobench/internal/testwait"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
@@ -142,13 +142,8 @@ func TestParseFileRefusesWhatIsNotAReport(t *testing.T) {
 	} {
 		done := make(chan error, 1)
 		go func() { _, err := analyze.ParseFile(path); done <- err }()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s: err = %v, want %q", path, err, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: ParseFile blocked", path)
+		if err := testwait.Recv(t, "return from ParseFile("+path+")", done); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", path, err, want)
 		}
 	}
 	if _, err := analyze.Parse("zero", io.LimitReader(zeros{}, 1<<40)); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/iobench/iobench/internal/testwait"
 	"github.com/iobench/iobench/mpi"
 )
 
@@ -152,10 +152,6 @@ func cloneAll(all [][]byte) [][]byte {
 	return out
 }
 
-// hangTimeout guards against a hang the fake cannot see, such as a rank
-// blocked outside a collective.
-const hangTimeout = 10 * time.Second
-
 // runRanks runs f as each of n ranks, each in its own goroutine, and
 // returns what each rank returned, in rank order.
 func runRanks[T any](t *testing.T, n int, f func(c Collective) T) []T {
@@ -169,16 +165,11 @@ func runRanks[T any](t *testing.T, n int, f func(c Collective) T) []T {
 			out[rank] = f(fakeRank{w: w, rank: rank})
 		})
 	}
+	// The watchdog catches a hang the fake cannot see, such as a rank
+	// blocked outside a collective.
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(hangTimeout):
-		w.mu.Lock()
-		w.fail(fmt.Errorf("%w: timed out", errHang))
-		w.mu.Unlock()
-		t.Fatalf("the ranks did not finish within %v", hangTimeout)
-	}
+	testwait.Recv(t, "end of every rank", finished)
 	if w.failed != nil {
 		t.Errorf("the ranks' collectives do not match: %v", w.failed)
 	}
@@ -216,13 +207,8 @@ func TestFakeWorldDetectsHangs(t *testing.T) {
 		go func() { defer w.finish(); errs <- tc.rank1(fakeRank{w, 1}) }()
 		var hung int
 		for range 2 {
-			select {
-			case err := <-errs:
-				if errors.Is(err, errHang) {
-					hung++
-				}
-			case <-time.After(hangTimeout):
-				t.Fatalf("%s: the fake hung", tc.name)
+			if err := testwait.Recv(t, tc.name+": error from each rank", errs); errors.Is(err, errHang) {
+				hung++
 			}
 		}
 		if hung == 0 {

@@ -6,15 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/internal/testwait"
 )
 
 func smallConfig() Config {
@@ -133,11 +132,9 @@ func TestFsyncFailureIsAnError(t *testing.T) {
 
 // cancelSeen cancels a run's context and waits until r's watcher has
 // seen it, so a fast in-memory sweep cannot end first.
-func cancelSeen(cancel context.CancelFunc, r *Runner) {
+func cancelSeen(t *testing.T, cancel context.CancelFunc, r *Runner) {
 	cancel()
-	for deadline := time.Now().Add(10 * time.Second); !r.stop.Load() && time.Now().Before(deadline); {
-		runtime.Gosched()
-	}
+	testwait.Until(t, "cancel seen by the runner", r.stop.Load)
 }
 
 func TestCancelStopsAndCleansUp(t *testing.T) {
@@ -148,7 +145,7 @@ func TestCancelStopsAndCleansUp(t *testing.T) {
 	r := &Runner{Config: c, FS: m}
 	m.onWrite = func(total int64) {
 		if total > 9000 {
-			cancelSeen(cancel, r)
+			cancelSeen(t, cancel, r)
 		}
 	}
 	res, err := r.Run(ctx)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/internal/testwait"
 	"golang.org/x/sys/unix"
 )
 
@@ -151,7 +152,7 @@ func TestRemoveFilesAndAbandonReachEveryJob(t *testing.T) {
 	if p := r.Phase(); p.Waiting() == "" {
 		t.Errorf("Phase() = %v has no words", p)
 	}
-	if left := r.Abandon(time.Second); len(left) != 0 {
+	if left := r.Abandon(testwait.Hang); len(left) != 0 {
 		t.Errorf("Abandon left %v", left)
 	}
 	cancel()

@@ -270,7 +270,7 @@ func TestOverwriteFileIsRemovedOnFailureAndInterrupt(t *testing.T) {
 	r := &Runner{Config: c, FS: m}
 	m.onWrite = func(total int64) {
 		if total > 900000 { // after the lay-out, in the first run
-			cancelSeen(cancel, r)
+			cancelSeen(t, cancel, r)
 		}
 	}
 	if _, err := r.Run(ctx); !errors.Is(err, ErrInterrupted) {

@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/internal/testwait"
 	"github.com/iobench/iobench/iobench"
 )
 
@@ -208,15 +209,11 @@ func TestCancelKillsAndRemoves(t *testing.T) {
 		dir := t.TempDir()
 		j := Job{Dir: dir, Name: newName(t, rt, 0), Elements: 1 << 25, BufferBytes: 4096, Convert: convert.BigEndian, Fsync: true}
 		ctx, cancel := context.WithCancel(t.Context())
-		go func() { // cancel once the file exists: the writer is writing
-			defer cancel()
-			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-				if _, err := os.Lstat(filepath.Join(dir, j.Name)); err == nil {
-					return
-				}
-			}
-		}()
-		_, err := w.Run(ctx, j)
+		done := make(chan error, 1)
+		go func() { _, err := w.Run(ctx, j); done <- err }()
+		stopWhenWriting(t, w, dir, j.Name)
+		cancel()
+		err := testwait.Recv(t, "return from Run after the cancel", done)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: Run = %v, want context.Canceled", rt, err)
 		}
@@ -298,18 +295,11 @@ func TestAbandonKillsAndRemoves(t *testing.T) {
 	j := Job{Dir: dir, Name: newName(t, Stdio, 0), Elements: 1 << 25, BufferBytes: 4096, Fsync: true}
 	done := make(chan error, 1)
 	go func() { _, err := w.Run(t.Context(), j); done <- err }()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
-		if _, err := os.Lstat(filepath.Join(dir, j.Name)); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the writer never created its file")
-		}
-	}
+	stopWhenWriting(t, w, dir, j.Name)
 	if !strings.Contains(w.Waiting(), "process") {
 		t.Errorf("Waiting() = %q, want the writer's process named", w.Waiting())
 	}
-	if left := w.Abandon(time.Second); len(left) != 0 {
+	if left := w.Abandon(testwait.Hang); len(left) != 0 {
 		t.Errorf("Abandon left %v", left)
 	}
 	assertRemoved(t, dir, j.Name)
@@ -318,5 +308,21 @@ func TestAbandonKillsAndRemoves(t *testing.T) {
 	}
 	if err := <-done; err == nil {
 		t.Error("Run of a killed writer returned no error")
+	}
+}
+
+// stopWhenWriting waits until w's writer has created name in dir, then
+// stops it with SIGSTOP, so it cannot finish before the test acts
+// however fast the machine; SIGKILL still ends a stopped process.
+func stopWhenWriting(t *testing.T, w *Writer, dir, name string) {
+	testwait.Until(t, "writer's data file", func() bool {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil
+	})
+	w.cur.mu.Lock()
+	proc := w.cur.proc
+	w.cur.mu.Unlock()
+	if proc != nil {
+		_ = proc.Signal(syscall.SIGSTOP)
 	}
 }
