@@ -145,7 +145,14 @@ func ParseFile(path string) (*Input, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not a regular file (%s); give a report file, or - to read standard input", kindOf(st.Mode()))}
 	}
+	if st.Size() > MaxInputBytes { // refused before reading it
+		return nil, tooLarge(path)
+	}
 	return Parse(path, f)
+}
+
+func tooLarge(name string) error {
+	return &ParseError{File: name, Msg: fmt.Sprintf("larger than %d MiB: not an iobench report (JSON or CSV) or the reference program's output", MaxInputBytes>>20)}
 }
 
 func kindOf(m os.FileMode) string {
@@ -172,7 +179,7 @@ func Parse(name string, r io.Reader) (*Input, error) {
 		return nil, fmt.Errorf("analyze: %s: %w", name, err)
 	}
 	if len(data) > MaxInputBytes {
-		return nil, &ParseError{File: name, Msg: fmt.Sprintf("larger than %d MiB: not an iobench report (JSON or CSV) or the reference program's output", MaxInputBytes>>20)}
+		return nil, tooLarge(name)
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	format, err := detect(name, data)
