@@ -33,8 +33,9 @@ var (
 
 // Cluster is this rank's view of the job.
 type Cluster struct {
-	c     Collective
-	hosts []string // host name of each rank
+	c        Collective
+	hosts    []string // host name of each rank
+	prefixes []string // data file prefix of each rank, once Configure ran
 }
 
 // New learns every rank's host name; host is this rank's. All ranks must
@@ -104,6 +105,15 @@ func (cl *Cluster) Broadcast(b []byte) ([]byte, error) { return cl.c.Bcast(b) }
 // rank n places on, (rank+n) mod size: --read-shift's exchange of the read
 // files. n may be any integer; a multiple of Size is this rank's own b.
 func (cl *Cluster) Shift(b []byte, n int) ([]byte, error) {
+	got, err := cl.allGather(b)
+	if err != nil {
+		return nil, err
+	}
+	return got[ShiftedRank(cl.Rank(), n, cl.Size())], nil
+}
+
+// allGather gives every rank every rank's b, in rank order.
+func (cl *Cluster) allGather(b []byte) ([][]byte, error) {
 	parts, err := cl.c.Gather(b)
 	if err != nil {
 		return nil, err
@@ -123,7 +133,20 @@ func (cl *Cluster) Shift(b []byte, n int) ([]byte, error) {
 	if len(got) != cl.Size() {
 		return nil, fmt.Errorf("cluster: rank 0 sent %d parts for %d ranks", len(got), cl.Size())
 	}
-	return got[ShiftedRank(cl.Rank(), n, cl.Size())], nil
+	return got, nil
+}
+
+// PeerPrefixes are the data file prefixes of the other ranks, so that a
+// rank that survives a killed one removes what it left
+// (iobench.Peers).
+func (cl *Cluster) PeerPrefixes() []string {
+	var out []string
+	for r, p := range cl.prefixes {
+		if r != cl.Rank() {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // ShiftedRank is the rank n places on from rank, (rank+n) mod size, for

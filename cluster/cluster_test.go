@@ -206,6 +206,34 @@ func TestConfigureCountPerRank(t *testing.T) {
 	}
 }
 
+// Every rank learns the others' prefixes, never its own, so a survivor
+// of a killed rank can remove what that rank left.
+func TestConfigureSharesEveryPrefix(t *testing.T) {
+	type got struct {
+		Own   string
+		Peers []string
+	}
+	results := joinAll(t, threeHosts, func(cl *Cluster) got {
+		cfg := testConfig()
+		_, prefix, err := cl.Configure(&cfg, Files{})
+		if err != nil {
+			t.Errorf("rank %d: Configure: %v", cl.Rank(), err)
+		}
+		return got{prefix, cl.PeerPrefixes()}
+	})
+	for rank, r := range results {
+		var want []string
+		for other, o := range results {
+			if other != rank {
+				want = append(want, o.Own)
+			}
+		}
+		if diff := cmp.Diff(want, r.Peers); diff != "" {
+			t.Errorf("rank %d: PeerPrefixes (-want +got):\n%s", rank, diff)
+		}
+	}
+}
+
 func TestShare(t *testing.T) {
 	for _, tc := range []struct {
 		total          int64

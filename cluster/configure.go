@@ -38,18 +38,21 @@ func (cl *Cluster) Configure(cfg *iobench.Config, files Files) (*iobench.Shared,
 	// Each rank names its own files; a shared file takes rank 0's name.
 	// A rank that fails here still makes the collective calls, and Agree
 	// stops every rank with it.
+	// Every rank learns every prefix, so that the survivors of a killed
+	// rank remove the files it left.
 	prefix, perr := iobench.UniquePrefix()
-	shared, err := cl.c.Bcast([]byte(prefix))
+	all, err := cl.allGather([]byte(prefix))
 	if err != nil {
 		return nil, "", errors.Join(perr, err)
 	}
 	if err := cl.Agree(perr); err != nil {
 		return nil, "", err
 	}
+	cl.prefixes = stringsOf(all)
 	if !files.Shared {
 		return nil, prefix, nil
 	}
-	return &iobench.Shared{Name: string(shared) + "-shared.dat", Offset: first * cfg.ElemSize(), Creator: cl.Rank() == 0}, prefix, nil
+	return &iobench.Shared{Name: cl.prefixes[0] + "-shared.dat", Offset: first * cfg.ElemSize(), Creator: cl.Rank() == 0}, prefix, nil
 }
 
 // Share is rank's part of a total split across size ranks, and its first

@@ -763,7 +763,7 @@ func (r *Runner) RemoveFiles() {
 		j.RemoveFiles()
 	}
 	r.removeAll(nil)
-	r.removeOrphanedShared()
+	r.removeOrphans()
 }
 
 // removeAll removes the held files, calling done with each one's name

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -96,5 +97,36 @@ func TestRemoveLeftoverRefusesAReplacedFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "a user's file" {
 		t.Errorf("the replacing file is now %q", b)
+	}
+}
+
+// peerCoord is a Coordinator of a job whose other processes use prefixes.
+type peerCoord struct{ prefixes []string }
+
+func (peerCoord) Agree(err error) error    { return err }
+func (p peerCoord) PeerPrefixes() []string { return p.prefixes }
+
+// A rank that survives a killed peer removes the files named with that
+// peer's prefix, and only those: not a live peer's, not another job's.
+func TestSurvivorRemovesTheFilesOfAKilledPeer(t *testing.T) {
+	dir := t.TempDir()
+	host := nameHost()
+	gone := ".iobench-" + host + "-" + strconv.Itoa(deadPID(t)) + "-0123456789ab"
+	alive := ".iobench-" + host + "-" + strconv.Itoa(os.Getpid()) + "-0123456789ac"
+	otherJob := ".iobench-" + host + "-" + strconv.Itoa(deadPID(t)) + "-0123456789ad"
+	for _, name := range []string{gone + "-warmup-0.dat", gone + "-4096-3.dat", alive + "-warmup-0.dat", otherJob + "-warmup-0.dat"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Runner{Config: DefaultConfig(), FS: OSFS{Dir: dir}, Coord: peerCoord{[]string{gone, alive}}}
+	r.RemoveFiles()
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{alive + "-warmup-0.dat", otherJob + "-warmup-0.dat"}; !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
 	}
 }

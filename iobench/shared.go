@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -125,7 +126,7 @@ func (r *Runner) removeOrphanedShared() {
 	if r.Shared == nil || r.Shared.Creator {
 		return
 	}
-	osfs, isOS := r.FS.(OSFS)
+	osfs, isOS := localOS(r.FS)
 	l, ok := parseLeftover(r.Shared.Name, nameHost())
 	if !isOS || !ok || l.State != RunGone {
 		return
@@ -135,4 +136,54 @@ func (r *Runner) removeOrphanedShared() {
 		return
 	}
 	_ = r.removeUntracked(r.Shared.Name, statID(&st))
+}
+
+// Peers is a Coordinator that knows the data file prefix of every other
+// process of the job (MPI ranks), so that a process that survives a
+// killed peer removes the files the peer left.
+type Peers interface {
+	PeerPrefixes() []string
+}
+
+// removeOrphans removes the data files a killed peer left: the shared
+// file (removeOrphanedShared) and every file named with a peer's prefix
+// whose process no longer exists on this host. A peer on another host
+// cannot be seen from here; its files stay, and the peer's own host
+// removes them or `iobench clean` there does.
+func (r *Runner) removeOrphans() {
+	r.removeOrphanedShared()
+	peers, ok := r.Coord.(Peers)
+	osfs, isOS := localOS(r.FS)
+	if !ok || !isOS {
+		return
+	}
+	found, err := FindLeftovers(osfs.Dir)
+	if err != nil {
+		return
+	}
+	for _, l := range found {
+		if l.State == RunGone && hasPrefix(l.Name, peers.PeerPrefixes()) {
+			_ = RemoveLeftover(osfs.Dir, l)
+		}
+	}
+}
+
+func hasPrefix(name string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if p != "" && strings.HasPrefix(name, p+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// localOS is the OSFS that names and removes fs's data files.
+func localOS(fs FS) (OSFS, bool) {
+	switch f := fs.(type) {
+	case OSFS:
+		return f, true
+	case interface{ LocalOS() OSFS }:
+		return f.LocalOS(), true
+	}
+	return OSFS{}, false
 }

@@ -279,6 +279,9 @@ func (fs *FS) report(comm mpi.Comm, f *mpi.File) {
 	fs.reported[comm] = h
 }
 
+// LocalOS is the OSFS that names and removes the data files.
+func (fs *FS) LocalOS() iobench.OSFS { return fs.OS }
+
 // Remove deletes name if it still is the file id (iobench.OSFS.Remove).
 func (fs *FS) Remove(name string, id iobench.FileID) error { return fs.OS.Remove(name, id) }
 
