@@ -1,133 +1,14 @@
 // Command iobench measures how file write throughput depends on the size of
 // each write(2), finds the knee where it levels off, and says which buffer
 // size a program should use on that file system.
+//
+// The program is package internal/cli; this file only starts it.
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
 	"os"
-	"os/signal"
-	"runtime"
-	"syscall"
-	"time"
 
-	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/mpi"
+	"github.com/iobench/iobench/internal/cli"
 )
 
-// Exit codes.
-const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitInterrupted = 130
-)
-
-// abandonWait is how long a second signal waits for the data files to be
-// removed before it exits anyway, naming those left.
-const abandonWait = time.Second
-
-func main() {
-	// The engine's raw write(2) holds its P; keep one free for signals.
-	runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
-	w, err := mpi.Init()
-	e := processEnv(w)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "iobench: starting MPI: %v\n", err)
-		os.Exit(exitFailure)
-	}
-	// A closed stdout or stderr (| head) must fail a write, not kill the
-	// run by SIGPIPE before it removes its files and saves its report.
-	signal.Ignore(syscall.SIGPIPE)
-	ctx, cancel := context.WithCancelCause(context.Background())
-	go handleSignals(cancel, e)
-	code := exitCode(run(ctx, e, os.Args), e.stderr)
-	if err := w.Finalize(); err != nil && code == exitOK {
-		fmt.Fprintf(e.stderr, "iobench: %v\n", err)
-		code = exitFailure
-	}
-	os.Exit(code)
-}
-
-// handleSignals stops the command on the first signal, saying what it
-// waits for, and exits at once on the second.
-func handleSignals(cancel context.CancelCauseFunc, e *env) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	// A closed terminal or ssh session sends SIGHUP: clean up as for
-	// Ctrl-C, unless started under nohup, which must keep working.
-	if !signal.Ignored(syscall.SIGHUP) {
-		signal.Notify(sigs, syscall.SIGHUP)
-	}
-	sig := <-sigs
-	cancel(fmt.Errorf("received %v", sig))
-	r := e.active.Load()
-	if r != nil {
-		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting())
-		if e.ranks() > 1 {
-			// A launcher signals every rank when the job aborts (a rank was
-			// killed) and SIGKILLs them soon after, possibly while they wait
-			// in a collective for the dead rank: remove the files now.
-			go r.RemoveFiles()
-		}
-	}
-	<-sigs
-	code := abandon(e.console, e.active.Load())
-	e.cleanups.run()
-	os.Exit(code)
-}
-
-// abandon is the second signal: remove what can be removed within
-// abandonWait, name the rest, and give the exit code.
-func abandon(stderr io.Writer, r stoppable) int {
-	if r == nil {
-		fmt.Fprintln(stderr, "iobench: second signal: exiting now")
-		return exitInterrupted
-	}
-	left := r.Abandon(abandonWait)
-	if len(left) == 0 {
-		fmt.Fprintln(stderr, "iobench: second signal: exiting now; the data files are removed")
-		return exitInterrupted
-	}
-	fmt.Fprintf(stderr, "iobench: second signal: exiting now; %d data file(s) could not be removed (a call is hung in the kernel or failed); remove by hand:\n", len(left))
-	for _, p := range left {
-		fmt.Fprintf(stderr, "  %s\n", p)
-	}
-	return exitInterrupted
-}
-
-// exitCode prints err once and maps it to 0, 1, 2 or 130.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "iobench: %v\n", err)
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		return exitUsage
-	case errors.Is(err, iobench.ErrInterrupted):
-		return exitInterrupted
-	}
-	return exitFailure
-}
-
-// usageError is bad input: exit code 2.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
-
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &usageError{inFlagWords(err)}
-}
+func main() { os.Exit(cli.Main()) }

@@ -54,6 +54,10 @@
 // errno of MPI's error class where there is one. Without the mpi tag
 // OpenFile returns ErrNeedsMPIBuild.
 //
-// It owns the binding only; it must not import other iobench packages. The
-// protocol built on it (who agrees on what, and when) is package cluster.
+// # The MPI tree
+//
+// Everything MPI lives under this directory: this package is the binding
+// (it owns the binding only and must not import other iobench packages);
+// mpi/cluster is the protocol built on it, who agrees on what and when;
+// mpi/mpiio is the engine's file system over MPI-IO (--api mpiio).
 package mpi

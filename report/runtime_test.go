@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/iobench/iobench/advice"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/advice"
 
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/fsinfo"

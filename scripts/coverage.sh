@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Statement coverage of every package, counting the end-to-end tests: the
-# root package's tests run the iobench binary as a subprocess, and with
+# command's tests (internal/cli) run the iobench binary as a subprocess, and with
 # IOBENCH_COVERDIR set TestMain builds it with -cover -coverpkg=./... and
 # each run writes its counters there (GOCOVERDIR). Prints the per-package
 # and total figures with the subprocess runs counted, and the total

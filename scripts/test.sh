@@ -28,7 +28,7 @@ go test -race -count=1 ./...
 if command -v mpirun >/dev/null && command -v pkg-config >/dev/null; then
   echo "== MPI tests: the binding under mpirun -np 3, then iobench sweeps under mpirun"
   bash scripts/mpi-test.sh
-  OMPI_MCA_btl_vader_single_copy_mechanism=none go test -tags mpi -count=1 -run MPI .
+  OMPI_MCA_btl_vader_single_copy_mechanism=none go test -tags mpi -count=1 -run MPI ./internal/cli
 else
   echo "== MPI tests skipped: install openmpi-bin libopenmpi-dev pkg-config"
 fi

@@ -1,0 +1,12 @@
+// Package cli is the iobench command: one file per command (sweep,
+// runtime, analyze, plot and compare, info, profiles, clean, completion
+// and man), the one table of the sweep's settings and the flags that set
+// them, the words of its errors (each names its flag), exit codes,
+// signals, progress on the terminal, and the MPI wiring of a sweep. The
+// root package's main only calls Main.
+//
+// It owns everything a user types or sees on a terminal. Library packages
+// (the engine iobench, report, analyze, advice, knee, profile, runtimes,
+// fsinfo, mpi and the rest) never import it: they speak in settings and
+// values, and this package turns those into flags and lines.
+package cli

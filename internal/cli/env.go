@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/mpi"
+)
+
+// env is what a command takes from its process, passed to run so that
+// the whole command runs in a test: where it writes, the environment it
+// reads, the MPI world, and the sweep in progress the signal handler
+// reports on. The package has no other state.
+type env struct {
+	stdout, stderr io.Writer           // rank 0's streams; other ranks' discard
+	console        io.Writer           // this process's stderr on every rank: signal messages
+	getenv         func(string) string // the environment (os.Getenv)
+	world          *mpi.World          // the MPI world; nil when not under MPI
+	active         activeJob           // the job in progress, for the signal handler
+	cleanups       cleanups            // what a second signal removes besides the job's files
+}
+
+// cleanups are removals of a command's own scratch (a compiled writer's
+// directory) that must also happen when a second signal exits at once.
+type cleanups struct {
+	mu  sync.Mutex
+	fns map[int]func()
+	n   int
+}
+
+// add registers f and returns the function that unregisters it.
+func (c *cleanups) add(f func()) (remove func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fns == nil {
+		c.fns = map[int]func(){}
+	}
+	c.n++
+	id := c.n
+	c.fns[id] = f
+	return func() {
+		c.mu.Lock()
+		delete(c.fns, id)
+		c.mu.Unlock()
+	}
+}
+
+// run calls every registered cleanup once.
+func (c *cleanups) run() {
+	c.mu.Lock()
+	fns := c.fns
+	c.fns = nil
+	c.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
+
+// stoppable is the job in progress as the signal handler sees it: a
+// sweep's runner or a runtime's writer.
+type stoppable interface {
+	Waiting() string                     // what the first signal waits for
+	RemoveFiles()                        // remove the data files now (a launcher's SIGKILL follows)
+	Abandon(wait time.Duration) []string // the second signal: the files not removed within wait
+}
+
+// activeJob holds the job in progress; nil when there is none.
+type activeJob struct {
+	mu  sync.Mutex
+	job stoppable
+}
+
+func (r *activeJob) Store(job stoppable) {
+	r.mu.Lock()
+	r.job = job
+	r.mu.Unlock()
+}
+
+func (r *activeJob) Load() stoppable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.job
+}
+
+// sweepRun is a sweep's runner as a stoppable.
+type sweepRun struct{ *iobench.Runner }
+
+func (s sweepRun) Waiting() string { return s.Phase().Waiting() }
+
+// processEnv is the environment of this process as main starts it: rank
+// 0 prints, the other ranks' failures reach it through the cluster. A
+// nil w (MPI failed to start) prints as rank 0.
+func processEnv(w *mpi.World) *env {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, console: os.Stderr, getenv: os.Getenv, world: w}
+	if w != nil && w.Rank() != 0 {
+		e.stdout, e.stderr = io.Discard, io.Discard
+	}
+	return e
+}
+
+// launcherWarnings go into every report of a build without MPI that a
+// launcher (mpirun, srun) started as one of several tasks: each measures
+// alone, so the results are not aggregated.
+func (e *env) launcherWarnings() []string {
+	n := mpi.LauncherSize(e.getenv)
+	if mpi.Enabled() || n < 2 {
+		return nil
+	}
+	return []string{fmt.Sprintf("started as task %d of %d by a launcher, but this iobench was built without MPI (go build -tags mpi): the tasks run independently and their results are not aggregated",
+		mpi.LauncherRank(e.getenv), n)}
+}
+
+// ranks is the number of processes in the MPI job: 1 without one.
+func (e *env) ranks() int {
+	if e.world == nil {
+		return 1
+	}
+	return e.world.Size()
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/plot"
+)
+
+func plotFlags() []cli.Flag {
+	return []cli.Flag{
+		formatFlag(report.CmdPlot, "", "%s (default: from the --output extension; needed with -o -)"),
+		outputFlag(fmt.Sprintf("new %s file, or - for stdout with --format (required)", orList(plotExts()))),
+	}
+}
+
+func compareFlags() []cli.Flag {
+	return []cli.Flag{
+		formatFlag(report.CmdCompare, "text", "%s"),
+		outputFlag("write the table to this new file (never overwritten) instead of stdout"),
+	}
+}
+
+// readRuns loads the JSON reports named on the command line.
+func readRuns(c *cli.Context) ([]report.Run, error) {
+	if c.NArg() == 0 {
+		return nil, usagef("%s: name one or more saved results (iobench JSON or CSV, or pr91030-bench output; - for stdin)", c.Command.Name)
+	}
+	var runs []report.Run
+	for _, p := range c.Args().Slice() {
+		in, err := loadInput(c, p)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, report.Run{Name: filepath.Base(in.Name), Report: in.Report})
+	}
+	return runs, nil
+}
+
+func plotAction(c *cli.Context) error {
+	write, err := plotWriter(c.String("format"), c.String("output"))
+	if err != nil {
+		return err
+	}
+	runs, err := readRuns(c)
+	if err != nil {
+		return err
+	}
+	return toOutput(c, func(w io.Writer) error { return write(w, runs) })
+}
+
+// plotWriter draws the format --format names, else the one the extension
+// of --output names, so that "-o curves.png" needs no --format.
+func plotWriter(format, output string) (report.RunsReporter, error) {
+	switch {
+	case output == "":
+		return nil, usagef("plot: --output: give a new %s file", orList(plotExts()))
+	case format == "" && output == "-":
+		return nil, usagef("--format: give %s to write the plot to stdout (-o -)", orList(report.Names(report.CmdPlot)))
+	case format == "":
+		return plotWriterFor(output)
+	}
+	f, err := lookupFormat(report.CmdPlot, format)
+	if err != nil {
+		return nil, err
+	}
+	return plot.Lookup(f.Name)
+}
+
+// plotWriterFor draws the format whose extension path has, in any case.
+func plotWriterFor(path string) (report.RunsReporter, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	for _, f := range report.Formats(report.CmdPlot) {
+		if f.Ext == ext {
+			return plot.Lookup(f.Name)
+		}
+	}
+	return nil, usagef("--output: %q: unknown plot format %q (valid: %s)", path, filepath.Ext(path), strings.Join(plotExts(), ", "))
+}
+
+// plotExts are the file name extensions of the plot formats: ".svg", ".png".
+func plotExts() []string {
+	var exts []string
+	for _, f := range report.Formats(report.CmdPlot) {
+		exts = append(exts, "."+f.Ext)
+	}
+	return exts
+}
+
+func compareAction(c *cli.Context) error {
+	format, err := lookupFormat(report.CmdCompare, c.String("format"))
+	if err != nil {
+		return err
+	}
+	runs, err := readRuns(c)
+	if err != nil {
+		return err
+	}
+	return toOutput(c, func(w io.Writer) error { return format.Runs(w, runs) })
+}

@@ -1,0 +1,117 @@
+//go:build linux
+
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/creack/pty"
+	"github.com/iobench/iobench/internal/testwait"
+)
+
+// The bar is tried on a real pseudo-terminal: iobench sees a terminal on
+// stderr and draws, and the test reads what a user would see.
+func TestProgressBarOnATerminal(t *testing.T) {
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "512MiB", "--sizes", "4KiB,8KiB",
+		"--repeat", "auto", "--time-budget", "6s", "--sync", "none", "--profile", "generic", "--format", "json", "-o", t.TempDir()+"/r.json")
+	screen := onTerminal(t, cmd)
+	waitOnTerminal(t, cmd, screen)
+	checkBar(t, screen())
+}
+
+// waitOnTerminal waits for cmd, started by onTerminal; a failure shows
+// the terminal.
+func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
+	t.Helper()
+	var err error
+	exited := make(chan struct{})
+	go func() { err = cmd.Wait(); close(exited) }()
+	testwait.Exit(t, "exit of "+cmd.Args[1]+" on a pty", cmd.Process, exited, screen)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd.Args[1], err, screen())
+	}
+}
+
+// onTerminal starts cmd on an 80-column pseudo-terminal; the function it
+// returns waits for the output to end and gives what the terminal showed.
+func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
+	t.Helper()
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&screen, tty); close(copied) }()
+	return func() string {
+		<-copied // the child's exit ends the terminal's output (EIO)
+		return screen.String()
+	}
+}
+
+var (
+	ansi    = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	percent = regexp.MustCompile(`(\d+)% \|`)
+)
+
+// checkBar: the bar's percentage never goes back, the fill and warm-up
+// show progress, and no bar or run line is wider than 80 columns.
+func checkBar(t *testing.T, out string) {
+	t.Helper()
+	checkLiveLines(t, out, []string{"write "}, "filling the array", "warm-up (untimed)")
+}
+
+// checkLiveLines: the bar's percentage never goes back, no bar or run line
+// (one that starts with a runPrefix) is wider than 80 columns, and out
+// shows each of wants.
+func checkLiveLines(t *testing.T, out string, runPrefixes []string, wants ...string) {
+	t.Helper()
+	last, draws := -1, 0
+	for _, seg := range strings.FieldsFunc(ansi.ReplaceAllString(out, ""), func(r rune) bool { return r == '\r' || r == '\n' }) {
+		seg = strings.TrimRight(seg, " ")
+		m := percent.FindStringSubmatch(seg)
+		live := m != nil || slices.ContainsFunc(runPrefixes, func(p string) bool { return strings.HasPrefix(seg, p) })
+		if w := utf8.RuneCountInString(seg); live && w > 80 {
+			t.Errorf("a live line of %d columns: %q", w, seg)
+		}
+		if m == nil {
+			continue
+		}
+		p, _ := strconv.Atoi(m[1])
+		if p < last {
+			t.Errorf("the bar went back from %d%% to %d%%: %q", last, p, seg)
+		}
+		last, draws = p, draws+1
+	}
+	if draws < 3 {
+		t.Errorf("the bar was drawn %d times, want several:\n%q", draws, out)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q shown:\n%q", want, out)
+		}
+	}
+}
+
+// With stdout and stderr on one terminal a warning shows once, in the
+// report, not also on stderr.
+func TestWarningsShowOnceOnATerminal(t *testing.T) {
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "4MiB", "--sizes", "4KiB,8KiB,16KiB",
+		"--repeat", "1", "--sync", "none", "--profile", "generic")
+	screen := onTerminal(t, cmd)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("sweep: %v\n%s", err, screen())
+	}
+	if out := screen(); strings.Count(out, "fits in RAM") != 1 {
+		t.Errorf("the page-cache warning %d times on the terminal, want 1:\n%s", strings.Count(out, "fits in RAM"), out)
+	}
+}

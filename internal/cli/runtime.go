@@ -1,0 +1,580 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/runtimes"
+)
+
+// Defaults of `iobench runtime`.
+const (
+	// runtimeDefaultBytes is the data per run: 20 cases a round make the
+	// sweep's 2 GB far too long for a check.
+	runtimeDefaultBytes = 256 << 20
+	// quickSweepRounds are the rounds of the write(2) sweep run without
+	// --from: enough for an interval on each size.
+	quickSweepRounds = iobench.MinAutoRounds
+	// largeBuffer ends the default buffer list.
+	largeBuffer = 16 << 20
+)
+
+const runtimeExamples = `Compiles a small writer with the system compiler (gfortran, or cc for C stdio) and runs it with each
+buffer size, native and big-endian, writing one large array per file and small records: MiB/s and the
+write(2) calls the runtime really made, the gain over its default buffer, and beside it the gain the
+write(2) sweep predicted (--from a saved sweep, else a quick sweep of its own on the same directory).
+
+   iobench runtime gfortran --dir /gpfs/x                        # buffers 8 KiB, default, knee, 2 x knee, 16 MiB
+   iobench runtime gfortran --dir /gpfs/x --from gpfs.json       # hold it against a saved sweep
+   iobench runtime stdio --dir . --size 64MiB --buffers 4K,1M    # fwrite through setvbuf buffers
+   iobench runtime gfortran --dir /tmp --convert big-endian --format json -o be.json`
+
+func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
+	sub := func(rt runtimes.Runtime, usage string) *cli.Command {
+		return &cli.Command{Name: string(rt), Usage: usage, Description: runtimeExamples, Flags: runtimeFlags(),
+			Action: func(c *cli.Context) error { return e.runtimeAction(c, rt) }, OnUsageError: onUsage}
+	}
+	return &cli.Command{
+		Name:        "runtime",
+		Usage:       "check the advice through a real runtime: libgfortran (gfortran) or C stdio (stdio)",
+		Description: runtimeExamples,
+		Subcommands: []*cli.Command{
+			sub(runtimes.Gfortran, "write through libgfortran's unformatted stream I/O (GFORTRAN_UNFORMATTED_BUFFER_SIZE, GFORTRAN_CONVERT_UNIT)"),
+			sub(runtimes.Stdio, "write through C stdio: fwrite with a setvbuf buffer"),
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				_, err := runtimes.ParseRuntime(c.Args().First())
+				return usagef("runtime: %w", err)
+			}
+			return usagef("runtime: name the runtime: iobench runtime gfortran or iobench runtime stdio")
+		},
+		OnUsageError: onUsage,
+	}
+}
+
+func runtimeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
+		&cli.StringFlag{Name: "count", Usage: "float64 elements per run", DefaultText: "33554432 (256 MiB)"},
+		&cli.StringFlag{Name: "size", Usage: "bytes per run instead of --count, e.g. 64MiB"},
+		&cli.StringFlag{Name: "buffers", Usage: "buffer sizes to run, e.g. 8KiB,128KiB,1MiB", DefaultText: "8 KiB, the runtime's default, the recommended size and twice it, 16 MiB"},
+		&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "byte orders to run, a list of: " + joinNames(convert.Orders())},
+		&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "record size of the small-records layout, a multiple of 8 bytes"},
+		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee and the predicted gains from", DefaultText: "a quick write(2) sweep of the buffer sizes on --dir"},
+		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
+			DefaultText: "auto in the disk and parallel file system profiles, else " + strconv.Itoa(runtimes.DefaultRounds)},
+		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)},
+		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed, recorded in the report", DefaultText: "from the clock"},
+		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "as the profile says: on in the disk and parallel file system profiles"},
+		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
+		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "file system preset deciding --fsync (iobench profiles lists them)"},
+		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
+		formatFlag(report.CmdRuntime, "text", "output format: %s"),
+		outputFlag("write the report to this new file (never overwritten) instead of stdout"),
+		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar, even on a terminal"},
+	}
+}
+
+// runtimeJob is one `iobench runtime` from flags to report.
+type runtimeJob struct {
+	rt       runtimes.Runtime
+	env      *env
+	stdout   io.Writer
+	stderr   io.Writer
+	reporter report.RuntimeReporter
+	output   string
+	progress bool
+	from     string
+	fromRep  *report.Report // --from, read and summarized
+	buffers  []int64        // --buffers; nil: the default list
+	fraction float64
+	cfg      iobench.Config // the data, timing and profile, as sweep reads them
+	plan     runtimes.Plan
+	info     fsinfo.Info
+	sweep    *sweepJob // the profile as applied, and the quick sweep
+	rep      *report.RuntimeReport
+}
+
+func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	j, err := newRuntimeJob(c, e, rt)
+	if err != nil {
+		return err
+	}
+	return j.run(c)
+}
+
+// newRuntimeJob reads and checks every flag before anything is built or
+// written.
+func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, error) {
+	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: c.String("output"),
+		progress: !c.Bool("no-progress"), from: c.String("from"), fraction: c.Float64("knee-fraction")}
+	format, err := lookupFormat(report.CmdRuntime, c.String("format"))
+	if err != nil {
+		return nil, err
+	}
+	j.reporter = format.Runtime
+	if err := checkFraction(j.fraction); err != nil {
+		return nil, asUsage(err)
+	}
+	if err := checkNewOutput(j.output); err != nil {
+		return nil, err
+	}
+	if err := j.planFromFlags(c); err != nil {
+		return nil, asUsage(err)
+	}
+	if j.info, err = statDir(j.cfg.Dir); err != nil {
+		return nil, err
+	}
+	if j.from != "" {
+		in, err := loadInput(c, j.from)
+		if err != nil {
+			return nil, usagef("--from: %w", err)
+		}
+		j.fromRep = in.Report
+	}
+	j.sweep = &sweepJob{cfg: j.cfg, env: e, stderr: j.stderr, progress: j.progress, fraction: j.fraction}
+	if err := j.sweep.applyProfile(c, j.info); err != nil {
+		return nil, err
+	}
+	j.plan.Fsync = j.sweep.cfg.Fsync
+	if err := j.roundsFromProfile(c); err != nil {
+		return nil, err
+	}
+	j.rep = &report.RuntimeReport{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: j.info, Runtime: rt}
+	return j, nil
+}
+
+// planFromFlags reads the data, buffer, byte order and timing flags.
+func (j *runtimeJob) planFromFlags(c *cli.Context) error {
+	j.cfg = iobench.DefaultConfig()
+	j.cfg.Dir = c.String("dir")
+	j.cfg.Type = convert.Float64
+	count := int64(runtimeDefaultBytes / runtimes.ElementBytes)
+	if c.IsSet("count") || c.IsSet("size") {
+		n, err := countFromFlags(c, runtimes.ElementBytes)
+		if err != nil {
+			return err
+		}
+		count = n
+	}
+	j.cfg.Count = count
+	var err error
+	switch {
+	case c.IsSet("repeat"): // with --time-budget
+		err = repeatFromFlags(c, &j.cfg)
+	case c.IsSet("time-budget"):
+		err = timeBudgetFromFlags(c, &j.cfg)
+	}
+	if err != nil {
+		return err
+	}
+	j.cfg.Seed = c.Uint64("seed")
+	if !c.IsSet("seed") {
+		j.cfg.Seed = uint64(time.Now().UnixNano())
+	}
+	j.cfg.Fsync = c.Bool("fsync")
+	j.cfg.Sync = iobench.SyncMode(c.String("sync"))
+	if err := checkSync(j.cfg.Sync); err != nil {
+		return err
+	}
+	orders, err := parseOrders(c.String("convert"))
+	if err != nil {
+		return err
+	}
+	record, err := parseBytes("--record", c.String("record"))
+	switch {
+	case err != nil:
+		return err
+	case record%runtimes.ElementBytes != 0:
+		return fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", c.String("record"))
+	case record > j.cfg.TotalBytes():
+		return fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", c.String("record"), j.cfg.TotalBytes())
+	}
+	if c.IsSet("buffers") {
+		if j.buffers, err = parseBufferList(j.rt, c.String("buffers")); err != nil {
+			return err
+		}
+	}
+	j.plan = runtimes.Plan{Dir: j.cfg.Dir, Elements: count, RecordBytes: record, Layouts: runtimes.Layouts(), Orders: orders,
+		Rounds: runtimes.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
+	return nil
+}
+
+// roundsFromProfile sets the plan's rounds as sweep's would be set:
+// --repeat, else the profile's (adaptive rounds in the disk and parallel
+// file system profiles), but never fewer than DefaultRounds fixed ones.
+func (j *runtimeJob) roundsFromProfile(c *cli.Context) error {
+	cfg := j.sweep.cfg
+	switch {
+	case cfg.Auto:
+		j.plan.Auto, j.plan.Rounds, j.plan.TimeBudget = true, iobench.MinAutoRounds, cfg.TimeBudget
+	case c.IsSet("repeat") || cfg.Repeat > j.plan.Rounds:
+		j.plan.Rounds = cfg.Repeat
+	}
+	switch {
+	case cfg.TimeBudget == 0 || cfg.Auto:
+	case c.IsSet("repeat"):
+		return usagef("--time-budget: %s needs --repeat auto, not --repeat %s (a fixed number of rounds runs whatever they cost)", cfg.TimeBudget, c.String("repeat"))
+	default:
+		return usagef("--time-budget: %s needs --repeat auto: profile %s runs %d fixed rounds", cfg.TimeBudget, j.sweep.profile, j.plan.Rounds)
+	}
+	return nil
+}
+
+func checkSync(m iobench.SyncMode) error {
+	switch m {
+	case iobench.SyncFS, iobench.SyncAll, iobench.SyncNone:
+		return nil
+	}
+	return fmt.Errorf("--sync: %q is not syncfs, sync or none", m)
+}
+
+// parseOrders reads --convert: byte orders, each once.
+func parseOrders(s string) ([]convert.Order, error) {
+	return parseList("--convert", s, convert.ParseOrder)
+}
+
+// parseBufferList reads --buffers with the sweep's --sizes rules, and
+// what the runtime's buffer can hold.
+func parseBufferList(rt runtimes.Runtime, s string) ([]int64, error) {
+	sizes, err := parseSizeList(s)
+	if err != nil {
+		return nil, errors.New(strings.Replace(err.Error(), "--sizes", "--buffers", 1))
+	}
+	for _, n := range sizes {
+		if n%runtimes.ElementBytes != 0 {
+			return nil, fmt.Errorf("--buffers: %d bytes is not a whole number of %d-byte float64 elements", n, runtimes.ElementBytes)
+		}
+		if rt == runtimes.Gfortran && n > 1<<31-1 {
+			return nil, fmt.Errorf("--buffers: %d is above libgfortran's limit of %d bytes", n, 1<<31-1)
+		}
+	}
+	return sizes, nil
+}
+
+func (j *runtimeJob) run(c *cli.Context) error {
+	ctx := c.Context
+	// The writer is built in a private directory of our own, which a
+	// second Ctrl-C removes too, whatever phase it comes in.
+	scratch, err := os.MkdirTemp("", "iobench-runtime-")
+	if err != nil {
+		return fmt.Errorf("building the %s writer: %w", j.rt, err)
+	}
+	defer os.RemoveAll(scratch)
+	defer j.env.cleanups.add(func() { os.RemoveAll(scratch) })()
+	w, err := runtimes.Build(ctx, j.rt, scratch)
+	if err != nil {
+		return err // without the compiler: one line saying what to install
+	}
+	defer w.Close()
+	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.sweep.profile, j.sweep.profileWhy)
+	j.rep.Compiler = w.Compiler()
+	prefix, err := iobench.UniquePrefix()
+	if err != nil {
+		return err
+	}
+	j.plan.Dir, j.plan.Prefix = j.info.ResolvedDir, prefix
+	j.plan.DefaultBuffer = runtimes.DefaultBuffer(j.rt, j.info.IOBlockSize)
+	if err := j.preflight(); err != nil {
+		return err
+	}
+	sw, err := j.prediction(ctx, prefix)
+	if err != nil {
+		return j.finish(nil, err)
+	}
+	j.rep.Sweep, j.plan.Sweep = sw, sw
+	j.plan.Buffers = j.bufferList(sw)
+	j.rep.Config = report.NewRuntimeConfig(j.plan)
+	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.sweep.profile, j.sweep.profileWhy
+	rounds := fmt.Sprintf("%d rounds", j.plan.Rounds)
+	if j.plan.Auto {
+		budget := fmt.Sprintf("%d x the first round's time", runtimes.DefaultBudgetRounds)
+		if j.plan.TimeBudget > 0 {
+			budget = "--time-budget " + j.plan.TimeBudget.String()
+		}
+		rounds = fmt.Sprintf("adaptive rounds (at least %d, then the undecided recommended cases with their defaults, within %s)",
+			iobench.MinAutoRounds, budget)
+	}
+	fmt.Fprintf(j.stderr, "iobench: %s: %d cases x %s of %s each, shuffled (seed %d)\n", j.rt, len(j.plan.Cases()), rounds,
+		knee.FormatSize(j.plan.Bytes()), j.plan.Seed)
+	j.env.active.Store(w) // a second Ctrl-C kills the writer and removes its file
+	defer j.env.active.Store(nil)
+	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
+	res, runErr := w.Measure(ctx, j.plan, obs)
+	obs.live.stop()
+	return j.finish(res, runErr)
+}
+
+// preflight checks the directory, the space and the memory for one data
+// file, as sweep does.
+func (j *runtimeJob) preflight() error {
+	cfg := j.sweep.cfg
+	cfg.Dir, cfg.Sizes, cfg.Auto, cfg.Repeat, cfg.TimeBudget = j.info.ResolvedDir, []int64{min(largeBuffer, cfg.TotalBytes())}, false, 1, 0
+	return inFlagWords(iobench.Preflight(cfg, j.info, j.rep.Host.MemAvailableBytes))
+}
+
+// prediction is the write(2) sweep the runtime is held against: --from,
+// or a quick sweep of the buffer sizes here.
+func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.Sweep, error) {
+	if rep := j.fromRep; rep != nil {
+		if rep.FS.Type != "" && (rep.FS.Type != j.info.Type || rep.FS.ResolvedDir != j.info.ResolvedDir) {
+			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s was measured in %s (%s); this run writes in %s (%s)",
+				j.from, rep.FS.ResolvedDir, rep.FS.Type, j.info.ResolvedDir, j.info.Type))
+		}
+		if writers := fromWriters(rep); writers != "" {
+			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s measured %s at once, aggregated; this run measures one writer, so its predicted gains may not carry over", j.from, writers))
+		}
+		if len(rep.Variants) > 0 {
+			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s ran %d variants; the predictions use the first, %s", j.from, len(rep.Variants), rep.Variants[0].Name))
+		}
+		return sweepOf("the write(2) sweep in "+j.from, rep), nil
+	}
+	qs := j.sweep
+	qs.cfg.Dir = j.info.ResolvedDir
+	qs.cfg.Sizes = quickSizes(j.buffers, j.plan.DefaultBuffer, qs.cfg.TotalBytes())
+	qs.cfg.Auto, qs.cfg.Repeat, qs.cfg.TimeBudget, qs.cfg.Order = false, quickSweepRounds, 0, iobench.Shuffled
+	qs.cfg.KneeFraction = j.fraction
+	if err := qs.cfg.Validate(); err != nil {
+		return nil, inFlagWords(err)
+	}
+	qs.rep = &report.Report{FS: j.info, Host: j.rep.Host, Config: report.NewConfig(qs.cfg, j.fraction)}
+	fmt.Fprintf(j.stderr, "iobench: a quick write(2) sweep first (no --from): %d sizes x %d rounds\n", len(qs.cfg.Sizes), qs.cfg.Repeat)
+	res, err := qs.sweep(ctx, nil, prefix)
+	if err != nil {
+		return nil, err
+	}
+	qs.rep.Summarize(res)
+	return sweepOf(fmt.Sprintf("a quick write(2) sweep here (%d rounds)", qs.cfg.Repeat), qs.rep), nil
+}
+
+// fromWriters says how many writers a saved sweep's figures add up:
+// "3 MPI ranks", "4 jobs"; "" for one.
+func fromWriters(rep *report.Report) string {
+	switch {
+	case rep.MPI != nil && rep.MPI.Ranks > 1:
+		return fmt.Sprintf("%d MPI ranks", rep.MPI.Ranks)
+	case rep.Config.Jobs > 1:
+		return fmt.Sprintf("%d jobs", rep.Config.Jobs)
+	}
+	return ""
+}
+
+// sweepOf is a sweep report's curve, knee and recommendation.
+func sweepOf(source string, rep *report.Report) *runtimes.Sweep {
+	if len(rep.Variants) > 0 {
+		// The knee and recommendation are the first variant's: so is the
+		// curve the predictions read.
+		rep = rep.VariantReport(0)
+	}
+	k := rep.Knee
+	var kneeBytes, rec int64
+	if k.Found {
+		kneeBytes = k.WriteSize
+	}
+	if rep.Recommendation != nil {
+		rec = rep.Recommendation.BufferSize
+	}
+	return runtimes.NewSweep(source, report.Runs(rep.Results, iobench.ModeWrite), kneeBytes, rec, k.Established, rep.Config.KneeFraction)
+}
+
+// quickSizes are the write sizes of the quick sweep: the powers of two
+// from the smallest buffer to the largest, and the buffers themselves,
+// none beyond the data.
+func quickSizes(buffers []int64, def, total int64) []int64 {
+	lo, hi := min(8<<10, def), max(int64(largeBuffer), def)
+	if len(buffers) > 0 {
+		lo, hi = min(slices.Min(buffers), def), max(slices.Max(buffers), def)
+	}
+	var sizes []int64
+	for s := int64(1); s <= hi; s *= 2 {
+		if s >= lo/2 && s <= total {
+			sizes = append(sizes, s)
+		}
+	}
+	for _, b := range append(slices.Clone(buffers), def) {
+		if b <= total {
+			sizes = append(sizes, b)
+		}
+	}
+	slices.Sort(sizes)
+	return slices.Compact(sizes)
+}
+
+// bufferList is --buffers, or the default: 8 KiB, the runtime's default,
+// the recommended size and twice it, 16 MiB.
+func (j *runtimeJob) bufferList(sw *runtimes.Sweep) []int64 {
+	list := slices.Clone(j.buffers)
+	if list == nil {
+		list = []int64{8 << 10, largeBuffer}
+		if k := sw.RecommendedBytes; k > 0 {
+			list = append(list, k, 2*k)
+		}
+	}
+	list = append(list, j.plan.DefaultBuffer) // the gains are over it
+	slices.Sort(list)
+	return slices.Compact(list)
+}
+
+// finish summarizes what was measured and writes the report, also after
+// a failure part way.
+func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
+	if res == nil {
+		res = &runtimes.Result{Incomplete: runErr != nil}
+	}
+	r := j.rep
+	if r.Config.Rounds == 0 {
+		r.Config = report.NewRuntimeConfig(j.plan)
+	}
+	r.WarmupRan, r.Samples, r.Incomplete, r.Adaptive = res.WarmupRan, res.Samples, res.Incomplete, res.Adaptive
+	if res.Adaptive != nil {
+		r.Config.Rounds = res.Adaptive.Rounds
+	}
+	if len(res.Samples) > 0 {
+		r.Summary = runtimes.Summarize(j.rt, j.plan, res, r.Sweep)
+	}
+	r.SetApply()
+	r.DurationSeconds = time.Since(r.StartTime).Seconds()
+	if runErr != nil {
+		r.Error = runErr.Error()
+		if len(res.Samples) == 0 {
+			return runErr // nothing measured: no report to keep
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+	}
+	return errors.Join(runErr, j.write())
+}
+
+func (j *runtimeJob) write() error {
+	if j.output == "" || j.output == "-" {
+		return j.reporter(j.stdout, j.rep)
+	}
+	err := outputError(report.WriteNew(j.output, func(w io.Writer) error { return j.reporter(w, j.rep) }))
+	if err != nil {
+		fmt.Fprintf(j.stderr, "iobench: could not write %s; the report follows on stdout\n", j.output)
+		return errors.Join(err, j.reporter(j.stdout, j.rep))
+	}
+	fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
+	return nil
+}
+
+// runtimeObserver shows a runtime plan's progress on stderr as sweep shows
+// its own, through liveObserver: one line per finished run, the estimate
+// after the first, and on a terminal the bar and the time left below them.
+// The bar follows the data file of the run in progress, as the writer
+// fills it.
+type runtimeObserver struct {
+	live *liveObserver
+	rt   runtimes.Runtime
+	plan runtimes.Plan
+	file atomic.Pointer[string] // data file of the run in progress
+}
+
+func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, wantBar bool) *runtimeObserver {
+	o := &runtimeObserver{rt: rt, plan: p}
+	// No Stride: no array to fill in iobench, the writer fills its own.
+	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
+	o.live = newLiveObserver(w, o, cfg, wantBar)
+	o.live.mu.Lock()
+	o.live.runs, o.live.budgetRounds = p.Rounds*len(p.Cases()), runtimes.DefaultBudgetRounds
+	o.live.mu.Unlock()
+	return o
+}
+
+// Progress is the size of the data file being written: the bytes the
+// writer has handed to write(2) so far.
+func (o *runtimeObserver) Progress() int64 {
+	path := o.file.Load()
+	if path == nil {
+		return 0
+	}
+	st, err := os.Stat(*path)
+	if err != nil {
+		return 0 // not created yet, or already removed
+	}
+	return st.Size()
+}
+
+// Phase is never PhaseFill: the bar has no array of its own to fill.
+func (o *runtimeObserver) Phase() iobench.Phase { return iobench.PhaseIdle }
+
+func (o *runtimeObserver) WarmupStarted(c runtimes.Case) {
+	o.follow(0)
+	o.live.printLine(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
+		humanize.IBytes(uint64(o.plan.Bytes())), c.Layout, c.Convert, bufferWord(c)))
+}
+
+func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
+	o.live.roundPlanned(round, len(steps))
+	if o.plan.Auto && round > iobench.MinAutoRounds {
+		o.live.printLine(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)))
+	}
+}
+
+func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
+	o.follow(s.Seq)
+	o.live.runStarted(fmt.Sprintf("%s %s %s r%d", s.Layout, shortOrder(s.Convert), knee.FormatSize(s.BufferBytes), s.Round))
+}
+
+func (o *runtimeObserver) follow(seq int) {
+	path := o.plan.DataFile(o.rt, seq)
+	o.file.Store(&path)
+}
+
+func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
+	if o.live.bar != nil { // below the bar: one line of at most lineWidth columns
+		o.live.runFinished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
+			s.Layout, s.Convert, strings.Replace(bufferWord(s.Case), " (default)", " def", 1), o.live.roundWord(s.Round), s.MiBPerSec(), s.WriteCalls))
+		return
+	}
+	of, round := fmt.Sprintf("%d/%d", s.Seq, total), fmt.Sprintf("r%d", s.Round)
+	if o.plan.Auto {
+		of, round = strconv.Itoa(s.Seq), o.live.roundWord(s.Round)
+	}
+	o.live.runFinished(fmt.Sprintf("iobench: %s %s %s: %s %s, buffer %s: %.1f MiB/s, %d write(2) calls",
+		o.rt, of, round, s.Layout, s.Convert, bufferWord(s.Case), s.MiBPerSec(), s.WriteCalls))
+}
+
+// bufferWord is the case's buffer, marked when it is the runtime's default.
+func bufferWord(c runtimes.Case) string {
+	if c.Default {
+		return knee.FormatSize(c.BufferBytes) + " (default)"
+	}
+	return knee.FormatSize(c.BufferBytes)
+}
+
+// shortOrder keeps the bar's description short: BE, LE for the
+// big- and little-endian conversions.
+func shortOrder(name string) string {
+	switch name {
+	case convert.BigEndian.String():
+		return "BE"
+	case convert.LittleEndian.String():
+		return "LE"
+	}
+	return name
+}
+
+var _ runtimes.Observer = (*runtimeObserver)(nil)

@@ -1,0 +1,24 @@
+//go:build linux
+
+package cli
+
+import (
+	"os/exec"
+	"testing"
+
+	"github.com/iobench/iobench/runtimes"
+)
+
+// TestRuntimeBarOnATerminal runs adaptive runtime rounds on a
+// pseudo-terminal: the sweep's bar follows the writer's runs, never goes
+// back, says the time left, and every live line fits 80 columns.
+func TestRuntimeBarOnATerminal(t *testing.T) {
+	needCompiler(t, runtimes.Stdio)
+	saved := savedSweep(t)
+	cmd := exec.Command(iobenchBin, "runtime", "stdio", "--dir", t.TempDir(), "--size", "192MiB", "--buffers", "8KiB", "--convert", "native",
+		"--repeat", "auto", "--time-budget", "4s", "--sync", "none", "--profile", "generic", "--from", saved, "-o", t.TempDir()+"/r.txt")
+	screen := onTerminal(t, cmd)
+	waitOnTerminal(t, cmd, screen)
+	checkLiveLines(t, screen(), []string{"array ", "records "},
+		"warm-up: one untimed run", "first run took", "all rounds at most --time-budget 4s", " r1 auto ", " left ")
+}

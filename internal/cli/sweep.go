@@ -1,0 +1,424 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/mpi/mpiio"
+	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/report"
+)
+
+// sweepJob is one sweep from flags to report.
+type sweepJob struct {
+	cfg            iobench.Config
+	format         string
+	reporter       report.Reporter
+	output         string
+	rep            *report.Report
+	stdout         io.Writer
+	stderr         io.Writer
+	progress       bool
+	dryRun         bool
+	fraction       float64
+	profile        string
+	profileWhy     string
+	profileWarning string
+	total          bool      // --total: --count/--size is split across ranks
+	runBytes       int64     // under MPI: the bytes each run moves over all ranks
+	shared         bool      // --shared-file
+	anonymize      bool      // --anonymize
+	applyFor       []string  // --for
+	io             ioAPI     // --api, --collective, --hint
+	mpiio          *mpiio.FS // the data's file system with --api mpiio
+	cl             *mpiJob
+	env            *env // the process: MPI world, environment, the runner for signals
+}
+
+func (e *env) sweepAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q (commands: sweep, info, profiles, analyze, plot, compare; see --help)", c.Args().First())
+	}
+	cl, err := newCluster(e.world)
+	if err != nil {
+		return err
+	}
+	job, err := newSweepJob(c, e)
+	if cl != nil {
+		err = cl.Agree(err)
+	}
+	if err != nil {
+		return err
+	}
+	job.cl = cl
+	return job.run(c.Context)
+}
+
+func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
+	cfg, err := configFromFlags(c)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	if cfg.Jobs > 1 && e.ranks() > 1 {
+		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
+	}
+	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"),
+		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
+		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
+		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
+	if err := j.checkFlags(); err != nil {
+		return nil, err
+	}
+	if j.io, err = ioAPIFromFlags(c, e.getenv); err != nil {
+		return nil, err
+	}
+	if j.applyFor, err = forFromFlags(c); err != nil {
+		return nil, err
+	}
+	info, err := statDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.applyProfile(c, info); err != nil {
+		return nil, err
+	}
+	if j.cfg.Order == iobench.Shuffled && !c.IsSet("seed") {
+		j.cfg.Seed = uint64(time.Now().UnixNano())
+	}
+	if err := j.cfg.Validate(); err != nil {
+		return nil, asUsage(err)
+	}
+	if err := j.io.check(j.cfg, j.shared); err != nil {
+		return nil, err
+	}
+	j.rep = &report.Report{
+		Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
+	}
+	return j, nil
+}
+
+// checkFlags rejects bad flag values that need no file system facts.
+func (j *sweepJob) checkFlags() error {
+	format, err := lookupFormat(report.CmdSweep, j.format)
+	if err != nil {
+		return err
+	}
+	j.reporter = format.Report
+	if j.shared && j.cfg.Mode != iobench.ModeWrite {
+		return usagef("--shared-file: applies to --mode write only, not %q", j.cfg.Mode)
+	}
+	if j.shared && j.cfg.Verify {
+		return usagef("--verify: checks a file per rank; it is not available with --shared-file")
+	}
+	if err := checkFraction(j.fraction); err != nil {
+		return asUsage(err)
+	}
+	return checkNewOutput(j.output)
+}
+
+// applyProfile sets what the file system's profile sets, except the
+// flags given explicitly.
+func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
+	if c.IsSet("profile") && strings.TrimSpace(c.String("profile")) == "" {
+		return usagef("--profile: %q is empty (valid: %s)", c.String("profile"), strings.Join(profile.Names(), ", "))
+	}
+	p, why, err := profile.Resolve(c.String("profile"), info)
+	if err != nil {
+		return asUsage(err)
+	}
+	notes, err := p.Apply(&j.cfg, info, overrides(c), profile.DefaultEnv())
+	if err != nil {
+		return asUsage(err)
+	}
+	why, notes = iobench.Render(why, flagWords), iobench.RenderAll(notes, flagWords)
+	notes = slices.DeleteFunc(notes, func(n string) bool { return n == p.Warning })
+	if p.Warning != "" {
+		j.profileWarning = p.Warning
+	}
+	j.profile, j.profileWhy = p.Name, strings.Join(append([]string{why}, notes...), "; ")
+	return nil
+}
+
+// lustreStripe is the directory's Lustre stripe size for the how-to-apply
+// block: 0 off Lustre, or when lfs cannot tell (never st_blksize, which
+// Lustre caps).
+func lustreStripe(info fsinfo.Info, dir string) int64 {
+	if !strings.EqualFold(info.Type, "lustre") {
+		return 0
+	}
+	n, err := profile.StripeSize(cmp.Or(info.ResolvedDir, dir), profile.DefaultEnv())
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// commandLine is the command as the user typed it.
+func commandLine(c *cli.Context) []string {
+	args, _ := c.App.Metadata["args"].([]string)
+	return args
+}
+
+func checkFraction(f float64) error {
+	if !(f > 0 && f <= 1) { // also NaN
+		return fmt.Errorf("--knee-fraction: %v must be in (0, 1]", f)
+	}
+	return nil
+}
+
+// statDir reads the file system facts; a missing --dir or a file is bad
+// input, anything else a runtime failure.
+func statDir(dir string) (fsinfo.Info, error) {
+	info, err := fsinfo.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return info, usagef("--dir: %q does not exist", dir)
+	}
+	if errors.Is(err, unix.ENOTDIR) {
+		return info, usagef("--dir: %q is not a directory", dir)
+	}
+	if errors.Is(err, unix.ENAMETOOLONG) {
+		return info, usagef("--dir: %q: the path, or a name in it, is longer than the file system allows (ENAMETOOLONG)", shorten(dir))
+	}
+	if errors.Is(err, unix.ELOOP) || err != nil && strings.Contains(err.Error(), "too many links") { // EvalSymlinks' own words
+		return info, usagef("--dir: %q leads into a loop of symbolic links (ELOOP)", dir)
+	}
+	if err != nil {
+		return info, fmt.Errorf("--dir: %w", err)
+	}
+	return info, nil
+}
+
+// shorten keeps an over-long argument readable in a one-line error.
+func shorten(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return s[:40] + "..." + s[len(s)-20:]
+}
+
+// checkNewOutput refuses to overwrite a file iobench did not create.
+func checkNewOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return usagef("--output: %q already exists; iobench does not overwrite files, choose a new name", path)
+	}
+	// Find a bad directory now, not after a long sweep.
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("--output: directory %q of %q does not exist", dir, path)
+	}
+	if err := unix.Access(dir, unix.W_OK); err != nil {
+		return usagef("--output: directory %q is not writable: %s", dir, iobench.Describe(err))
+	}
+	return nil
+}
+
+// files decides how this process names its data files: a shared file,
+// and names agreed with the other ranks under MPI.
+func (j *sweepJob) files() (*iobench.Shared, string, error) {
+	if j.cl != nil {
+		j.runBytes = j.cfg.TotalBytes() // what a run asks of all ranks: split, or per rank
+		if !j.total {
+			j.runBytes *= int64(j.cl.Size())
+		}
+		return j.cl.configure(&j.cfg, j.total, j.shared)
+	}
+	if !j.shared {
+		return nil, "", nil
+	}
+	prefix, err := iobench.UniquePrefix()
+	return &iobench.Shared{Name: prefix + "-shared.dat", Creator: true}, prefix, err
+}
+
+// agree is the cluster's Agree under MPI, else err as it is.
+func (j *sweepJob) agree(err error) error {
+	if j.cl == nil {
+		return err
+	}
+	return j.cl.Agree(err)
+}
+
+func (j *sweepJob) preflight() error {
+	err := iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes)
+	if err == nil {
+		err = j.cfg.Validate() // a rank's share of --total may be below the largest size
+	}
+	err = inFlagWords(err)
+	if j.cl != nil { // a collective call: every rank makes it, failed or not
+		err = errors.Join(err, j.cl.samePlan(j.cfg))
+	}
+	return j.agree(err)
+}
+
+func (j *sweepJob) run(ctx context.Context) error {
+	shared, prefix, err := j.files()
+	if err != nil {
+		return err
+	}
+	j.rep.Config = report.NewConfig(j.cfg, j.fraction)
+	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
+	if j.dryRun {
+		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)
+	}
+	j.rep.ApplyFor, j.rep.Config.StripeSize = j.applyFor, lustreStripe(j.rep.FS, j.cfg.Dir)
+	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.profile, j.profileWhy)
+	if err := j.preflight(); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.rep.FS.ResolvedDir))
+	j.rep.Warnings = append(iobench.RenderAll(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), flagWords), j.env.launcherWarnings()...)
+	j.rep.Warnings = append(j.rep.Warnings, j.mpiWarnings()...)
+	if j.profileWarning != "" {
+		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
+	}
+	if j.cl == nil || j.cl.Rank() == 0 {
+		if w := staleWarning(j.cfg.Dir); w != "" {
+			j.rep.Warnings = append(j.rep.Warnings, w)
+		}
+	}
+	if j.cl != nil { // the header shows the job; aggregate adds the per-rank runs
+		j.rep.MPI = j.cl.layout()
+		j.describeMPI(j.rep.MPI)
+	}
+	streamHeader := j.format == "text" && j.toStdout()
+	// On one terminal the text report's own warning lines are the copy.
+	warnStderr := !(streamHeader && sameTerminal(j.stdout, j.stderr))
+	for _, w := range j.rep.Warnings {
+		if warnStderr {
+			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+		}
+	}
+	if streamHeader {
+		if err := j.agree(report.TextHeader(j.stdout, j.shown())); err != nil {
+			return err
+		}
+	}
+	res, runErr := j.sweep(ctx, shared, prefix)
+	if j.cl != nil {
+		var last bool
+		if res, last, err = j.aggregate(res); err != nil || last {
+			return errors.Join(runErr, err)
+		}
+	}
+	j.rep.Summarize(res)
+	for _, w := range j.rep.Warnings {
+		if warnStderr && strings.HasPrefix(w, report.SummaryWarningPrefix) {
+			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+		}
+	}
+	if j.rep.KeptFile != "" {
+		fmt.Fprintf(j.stderr, "iobench: kept data file: %s\n", j.rep.KeptFile)
+	}
+	j.rep.DurationSeconds = time.Since(j.rep.StartTime).Seconds()
+	if runErr != nil {
+		j.rep.Error = runErr.Error()
+	}
+	if err := j.write(streamHeader); err != nil {
+		return errors.Join(runErr, err)
+	}
+	return runErr
+}
+
+// shown is the report as printed: with --anonymize, host, user and paths
+// replaced by stable placeholders.
+func (j *sweepJob) shown() *report.Report {
+	if j.anonymize {
+		return report.Anonymize(j.rep, j.env.getenv("USER"))
+	}
+	return j.rep
+}
+
+func (j *sweepJob) toStdout() bool { return j.output == "" || j.output == "-" }
+
+// aggregate brings the ranks' samples to rank 0; done reports that this
+// rank has nothing more to do (only rank 0 reports).
+func (j *sweepJob) aggregate(res *iobench.Result) (agg *iobench.Result, done bool, err error) {
+	agg, info, err := j.cl.gather(res)
+	if err != nil || j.cl.Rank() != 0 {
+		return res, true, err
+	}
+	j.describeMPI(info)
+	j.reportHints(info)
+	j.rep.MPI = info
+	return agg, false, nil
+}
+
+func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix string) (*iobench.Result, error) {
+	fs, err := j.dataFS(shared)
+	if err != nil {
+		return &iobench.Result{Incomplete: true}, err
+	}
+	r := &iobench.Runner{Config: j.cfg, FS: fs, Shared: shared, Prefix: prefix}
+	if j.cl != nil {
+		r.Coord = j.cl
+		fmt.Fprintf(j.stderr, "iobench: live lines and bar are rank 0's own runs (per rank); the report aggregates all %d ranks\n", j.cl.Size())
+	}
+	if j.cfg.Jobs > 1 {
+		fmt.Fprintf(j.stderr, "iobench: live lines and bar are job 0's own runs (per job); the report aggregates all %d jobs\n", j.cfg.Jobs)
+	}
+	j.env.active.Store(sweepRun{r})
+	defer j.env.active.Store(nil)
+	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
+	defer obs.stop()
+	r.Observer = obs
+	return r.Run(ctx)
+}
+
+func (j *sweepJob) write(headerDone bool) error {
+	if !j.toStdout() {
+		err := outputError(report.WriteNewFile(j.output, j.reporter, j.shown()))
+		if err != nil {
+			// Keep what was measured: print it rather than lose it.
+			fmt.Fprintf(j.stderr, "iobench: could not write %s; the report follows on stdout\n", j.output)
+			return errors.Join(err, j.reporter(j.stdout, j.shown()))
+		}
+		fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
+		return nil
+	}
+	var err error
+	if headerDone {
+		err = report.TextBody(j.stdout, j.shown())
+	} else {
+		err = j.reporter(j.stdout, j.shown())
+	}
+	if err == nil {
+		return nil
+	}
+	return errors.Join(fmt.Errorf("writing the report to stdout: %w", err), j.saveAside())
+}
+
+// saveAside keeps the report when stdout failed (a closed pipe, a full
+// disk): in a new file in the current directory, else the temp directory.
+func (j *sweepJob) saveAside() error {
+	format, _ := report.Lookup(report.CmdSweep, j.format) // checked in checkFlags
+	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), format.Ext)
+	var errs []error
+	for _, dir := range []string{".", os.TempDir()} {
+		path := filepath.Join(dir, name)
+		err := report.WriteNewFile(path, j.reporter, j.shown())
+		if err == nil {
+			abs, _ := filepath.Abs(path)
+			fmt.Fprintf(j.stderr, "iobench: stdout failed; the report is saved in %s\n", abs)
+			return fmt.Errorf("the report is saved in %s", abs)
+		}
+		errs = append(errs, err)
+	}
+	return fmt.Errorf("could not save the report aside either: %w", errors.Join(errs...))
+}
