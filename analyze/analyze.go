@@ -86,11 +86,11 @@ func (in *Input) Result() *iobench.Result {
 // OriginalRow is one "bs = ..., ... MiB/s" line of the reference program,
 // as printed and converted.
 type OriginalRow struct {
-	BS            int64   `json:"bs_doubles"`        // write size in doubles, as printed
-	MiBPerSec     float64 `json:"printed_mib_per_s"` // Mi-doubles per second, as printed
-	WriteSize     int64   `json:"write_size"`        // BS*8: bytes per write(2)
-	TrueMiBPerSec float64 `json:"mib_per_s"`         // MiBPerSec*8: 2^20 bytes per second
-	Round         int     `json:"round"`             // 1-based run of the program within the file
+	BS            int64   // write size in doubles, as printed
+	MiBPerSec     float64 // Mi-doubles per second, as printed
+	WriteSize     int64   // BS*8: bytes per write(2)
+	TrueMiBPerSec float64 // MiBPerSec*8: 2^20 bytes per second
+	Round         int     // 1-based run of the program within the file
 }
 
 // ParseError is input that Parse cannot read: a malformed line, a missing

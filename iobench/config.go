@@ -89,71 +89,71 @@ const (
 
 // Config is one sweep's plan, all sizes in bytes.
 type Config struct {
-	Dir     string        `json:"dir"`
-	Count   int64         `json:"count"`  // elements written per run
-	Type    convert.Type  `json:"-"`      // element type
-	Convert convert.Order `json:"-"`      // byte order in the file
-	Stride  int           `json:"stride"` // take every Stride-th source element
-	Sizes   []int64       `json:"sizes"`  // write sizes, bytes
-	Repeat  int           `json:"repeat"` // rounds; each round runs every size once
+	Dir     string
+	Count   int64         // elements written per run
+	Type    convert.Type  // element type
+	Convert convert.Order // byte order in the file
+	Stride  int           // take every Stride-th source element
+	Sizes   []int64       // write sizes, bytes
+	Repeat  int           // rounds; each round runs every size once
 	// Auto: adaptive rounds (--repeat auto) instead of Repeat rounds, within
 	// TimeBudget (0: DefaultBudgetRounds x the first round).
-	Auto       bool          `json:"repeat_auto"`
-	TimeBudget time.Duration `json:"time_budget"`
+	Auto       bool
+	TimeBudget time.Duration
 	// KneeFraction is the knee's band, which adaptive rounds aim at.
-	KneeFraction float64 `json:"knee_fraction"`
+	KneeFraction float64
 	// ReferenceSizes are sizes a recommendation is judged against (a
 	// runtime's default buffer): adaptive rounds run those in Sizes in
 	// each of the first MinAutoRounds rounds, so the gain over them can
 	// be tested, however far below the knee they lie.
-	ReferenceSizes []int64    `json:"reference_sizes,omitempty"`
-	Order          Order      `json:"order"`  // order of sizes within a round
-	Seed           uint64     `json:"seed"`   // shuffle seed
-	Fsync          bool       `json:"fsync"`  // fsync before close, inside the timing
-	Sync           SyncMode   `json:"sync"`   // flush before each run, outside the timing
-	Warmup         bool       `json:"warmup"` // one untimed pass before the first run
-	Source         SourceKind `json:"source"` // array or window
-	Force          bool       `json:"force"`  // skip the free-space check
-	Verify         bool       `json:"verify"` // read back and check every element after each run
-	Keep           bool       `json:"keep"`   // keep the last data file
-	Mode           Mode       `json:"mode"`   // write, read or both
-	Direct         bool       `json:"direct"` // O_DIRECT
-	Drop           DropMode   `json:"-"`      // how read runs avoid the page cache
+	ReferenceSizes []int64
+	Order          Order      // order of sizes within a round
+	Seed           uint64     // shuffle seed
+	Fsync          bool       // fsync before close, inside the timing
+	Sync           SyncMode   // flush before each run, outside the timing
+	Warmup         bool       // one untimed pass before the first run
+	Source         SourceKind // array or window
+	Force          bool       // skip the free-space check
+	Verify         bool       // read back and check every element after each run
+	Keep           bool       // keep the last data file
+	Mode           Mode       // write, read or both
+	Direct         bool       // O_DIRECT
+	Drop           DropMode   // how read runs avoid the page cache
 	// TimeLimit stops each run's calls once it has run this long
 	// (stonewalling); throughput is then the bytes moved over the time
 	// taken. 0: every run moves all the data.
-	TimeLimit time.Duration `json:"time_limit"`
-	Data      DataPattern   `json:"data"`  // what the data holds; "" is DataRamp
-	Flush     FlushMode     `json:"flush"` // flush inside the timing; "": FlushFsync if Fsync, else none
-	OpenSync  OpenSync      `json:"open_sync"`
+	TimeLimit time.Duration
+	Data      DataPattern // what the data holds; "" is DataRamp
+	Flush     FlushMode   // flush inside the timing; "": FlushFsync if Fsync, else none
+	OpenSync  OpenSync
 	// Preallocate fallocates each data file to its full size before the
 	// timed run, untimed; the run then opens it for writing.
-	Preallocate bool `json:"preallocate"`
+	Preallocate bool
 	// Overwrite writes every run into one data file iobench creates and
 	// writes in full before the first run, instead of a new file each run.
-	Overwrite bool `json:"overwrite"`
+	Overwrite bool
 	// Latency times write(2) and read(2) calls into a histogram per run:
 	// a random sample of them, or every call with LatencyAll.
-	Latency    bool `json:"latency"`
-	LatencyAll bool `json:"latency_all"`
-	Ranks      int  `json:"-"` // processes writing to the file system at once (MPI); 0 means 1
+	Latency    bool
+	LatencyAll bool
+	Ranks      int // processes writing to the file system at once (MPI); 0 means 1
 	// Writer is this writer's place among those of one sweep (MPI rank,
 	// job); each writes its own random data, so a deduplicating file
 	// system cannot store the writers' data once.
-	Writer int `json:"-"`
+	Writer int
 	// ReadShift makes each MPI rank's read runs read the file of the rank
 	// ReadShift places on, (rank+ReadShift) mod ranks, as IOR's -C does,
 	// so no rank reads what its own client cached; 0: its own file.
-	ReadShift int `json:"read_shift,omitempty"`
+	ReadShift int
 	// Variants, when set, are the ways of writing the data that one
 	// interleaved plan compares (Variant); they replace Type, Convert
 	// and Direct, and Count counts elements of Type. The first is the
 	// reference.
-	Variants []Variant `json:"variants,omitempty"`
+	Variants []Variant
 	// Jobs is the number of writers in this process, each with its own
 	// file (or segment of a shared one), run together and aggregated as
 	// MPI ranks are; 0 means 1.
-	Jobs int `json:"jobs,omitempty"`
+	Jobs int
 }
 
 // Mode is the direction measured.

@@ -57,8 +57,8 @@ type File interface {
 
 // FileID is a file's identity whatever its name: device and inode.
 type FileID struct {
-	Dev uint64 `json:"dev"`
-	Ino uint64 `json:"ino"`
+	Dev uint64
+	Ino uint64
 }
 
 func (id FileID) String() string { return fmt.Sprintf("device %d, inode %d", id.Dev, id.Ino) }

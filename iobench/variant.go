@@ -16,10 +16,10 @@ import (
 type Variant struct {
 	// Name labels the variant's runs (Run.Variant) and report rows: the
 	// settings that differ between the variants, "convert=big-endian".
-	Name    string        `json:"name"`
-	Type    convert.Type  `json:"-"`
-	Convert convert.Order `json:"-"`
-	Direct  bool          `json:"direct"`
+	Name    string
+	Type    convert.Type
+	Convert convert.Order
+	Direct  bool
 }
 
 // MaxVariants bounds the variants of one sweep: each multiplies its runs.

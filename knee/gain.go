@@ -58,10 +58,10 @@ func CompareGain(plateau, at []float64, fraction float64) Gain {
 // widest interval the runs give (their minimum and maximum) with the
 // confidence it has.
 type RunsSummary struct {
-	Median     float64 `json:"median"`
-	Low        float64 `json:"ci_low"`
-	High       float64 `json:"ci_high"`
-	Confidence float64 `json:"ci_confidence"` // 0 for a single run: no interval
+	Median     float64
+	Low        float64
+	High       float64
+	Confidence float64 // 0 for a single run: no interval
 }
 
 // SummarizeRuns summarises runs (MiB/s) with benchmath's AssumeNothing:

@@ -11,8 +11,8 @@ import (
 // Hint is one MPI-IO hint: a key and value of the MPI_Info passed to
 // MPI_File_open, or one returned by MPI_File_get_info.
 type Hint struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key   string
+	Value string
 }
 
 func (h Hint) String() string { return h.Key + "=" + h.Value }

@@ -14,8 +14,8 @@ import (
 // Field is one setting a profile sets, with its value or how it is
 // derived.
 type Field struct {
-	Setting iobench.Setting `json:"setting"` // iobench.SetMaxSize
-	Value   string          `json:"value"`   // "true", "3", "max(64 MiB, 4 x f_bsize)"
+	Setting iobench.Setting // iobench.SetMaxSize
+	Value   string          // "true", "3", "max(64 MiB, 4 x f_bsize)"
 }
 
 // Words is the field as a user would write it, name giving the setting's

@@ -20,22 +20,22 @@ const (
 // Profile is one preset. The zero value of each setting leaves the plan as
 // the flags made it.
 type Profile struct {
-	Name        string `json:"name"`        // the --profile value
-	Description string `json:"description"` // what the file system is and why these settings
-	Expect      string `json:"expect"`      // where the knee should be, in words
+	Name        string // the --profile value
+	Description string // what the file system is and why these settings
+	Expect      string // where the knee should be, in words
 
-	Fsync  bool `json:"fsync,omitempty"`  // fsync before close, inside the timing
-	Repeat int  `json:"repeat,omitempty"` // rounds; 0 leaves --repeat
+	Fsync  bool // fsync before close, inside the timing
+	Repeat int  // rounds; 0 leaves --repeat
 	// RepeatAuto sets --repeat auto: adaptive rounds until the knee is
 	// established, for file systems whose noise one round cannot judge.
-	RepeatAuto bool               `json:"repeat_auto,omitempty"`
-	Order      iobench.Order      `json:"order,omitempty"`     // "": shuffled when more than one round, else ascending
-	Sync       iobench.SyncMode   `json:"sync,omitempty"`      // flush between runs; "" leaves --sync
-	Count      int64              `json:"count,omitempty"`     // elements per run; 0 leaves --count/--size
-	Source     iobench.SourceKind `json:"source,omitempty"`    // "" leaves --source
-	NoWarmup   bool               `json:"no_warmup,omitempty"` // skip the untimed warm-up pass
-	Sweep      Sweep              `json:"sweep"`               // the write sizes
-	Warning    string             `json:"warning,omitempty"`   // a note Apply always returns
+	RepeatAuto bool
+	Order      iobench.Order      // "": shuffled when more than one round, else ascending
+	Sync       iobench.SyncMode   // flush between runs; "" leaves --sync
+	Count      int64              // elements per run; 0 leaves --count/--size
+	Source     iobench.SourceKind // "" leaves --source
+	NoWarmup   bool               // skip the untimed warm-up pass
+	Sweep      Sweep              // the write sizes
+	Warning    string             // a note Apply always returns
 
 	magics []int64  // statfs f_type values Auto matches
 	types  []string // mount types Auto matches when the magic does not
@@ -46,14 +46,14 @@ type Profile struct {
 type Sweep struct {
 	// MinElems and MaxElems, when set, give the range in elements, as the
 	// reference program's bs does; Apply multiplies by the element size.
-	MinElems int64 `json:"min_elems,omitempty"`
-	MaxElems int64 `json:"max_elems,omitempty"`
+	MinElems int64
+	MaxElems int64
 	// AtLeast is the smallest largest write size, in bytes.
-	AtLeast int64 `json:"at_least,omitempty"`
+	AtLeast int64
 	// Basis is a size of the file system the sweep must pass: the largest
 	// write size is at least BasisFactor times it, so the knee near it has
 	// a plateau after it to be measured against.
-	Basis Basis `json:"basis,omitempty"`
+	Basis Basis
 }
 
 // BasisFactor is how far past the Basis size a sweep goes: two power-of-two

@@ -224,11 +224,11 @@ type Observer interface {
 
 // Result is what a plan measured, kept when it fails part way.
 type Result struct {
-	Samples    []Sample `json:"samples"`
-	WarmupRan  bool     `json:"warmup_ran"`
-	Incomplete bool     `json:"incomplete"`
+	Samples    []Sample
+	WarmupRan  bool
+	Incomplete bool
 	// Adaptive is what the adaptive rounds did; nil for a fixed plan.
-	Adaptive *Adaptive `json:"adaptive,omitempty"`
+	Adaptive *Adaptive
 }
 
 // Measure runs the plan's steps with w, one writer process at a time,

@@ -45,18 +45,18 @@ func FileName(prefix string, rt Runtime, seq int) string {
 // Measurement is what one run measured: raw numbers, as the writer
 // counted them from inside the process.
 type Measurement struct {
-	Runtime      Runtime `json:"runtime"`
-	BufferBytes  int64   `json:"buffer_bytes"` // as asked; 0: the runtime's default
-	RecordBytes  int64   `json:"record_bytes"` // 0: one write of the whole array
-	Convert      string  `json:"convert"`      // convert.Order name asked for
-	Fsync        bool    `json:"fsync"`
-	Nanos        int64   `json:"ns"`            // open to close
-	Bytes        int64   `json:"bytes"`         // data written
-	WriteCalls   int64   `json:"write_calls"`   // write(2) calls (/proc/self/io syscw); -1: not counted
-	WrittenBytes int64   `json:"written_bytes"` // bytes they wrote (wchar); -1: not counted
+	Runtime      Runtime
+	BufferBytes  int64  // as asked; 0: the runtime's default
+	RecordBytes  int64  // 0: one write of the whole array
+	Convert      string // convert.Order name asked for
+	Fsync        bool
+	Nanos        int64 // open to close
+	Bytes        int64 // data written
+	WriteCalls   int64 // write(2) calls (/proc/self/io syscw); -1: not counted
+	WrittenBytes int64 // bytes they wrote (wchar); -1: not counted
 	// RuntimeConvert is the unit's byte order as the runtime reported it
 	// (inquire convert= for gfortran).
-	RuntimeConvert string `json:"runtime_convert"`
+	RuntimeConvert string
 }
 
 // MiBPerSec is the throughput, 2^20 bytes per second.
