@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/report/internal/golden"
+	"github.com/iobench/iobench/internal/golden"
 )
 
 // checkGolden compares got with testdata/<name>.golden, or rewrites the

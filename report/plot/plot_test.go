@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iobench/iobench/internal/golden"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/report/internal/golden"
 )
 
 // fixture reads testdata/<name>.json, an ext4, gpfs or MPI sweep as
