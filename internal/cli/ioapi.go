@@ -206,13 +206,3 @@ func (j *sweepJob) mpiWarnings() []string {
 	}
 	return nil
 }
-
-// apiFlags are the sweep's flags for --api and what goes with it.
-func apiFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "api", Value: apiPOSIX, Usage: "how the data moves: posix (write(2), read(2)) or mpiio (MPI_File_write_at, MPI_File_read_at; MPI build only)"},
-		&cli.BoolFlag{Name: "collective", Usage: "with --api mpiio: collective MPI_File_write_at_all and MPI_File_read_at_all", DefaultText: "off: independent calls"},
-		&cli.StringSliceFlag{Name: "hint", Usage: "with --api mpiio: an MPI-IO hint key=value for MPI_File_open, repeatable; after those of the " + romioHintsVar + " file"},
-		&cli.IntFlag{Name: "read-shift", Usage: "under MPI, with --mode read or both: rank r reads the file rank (r+N) mod ranks wrote (IOR's -C), so no client reads back what it cached", DefaultText: "0: its own file"},
-	}
-}

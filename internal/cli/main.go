@@ -114,20 +114,3 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	return exitFailure
 }
-
-// usageError is bad input: exit code 2.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
-
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &usageError{inFlagWords(err)}
-}

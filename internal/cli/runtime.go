@@ -71,26 +71,18 @@ func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 }
 
 func runtimeFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
-		&cli.StringFlag{Name: "count", Usage: "float64 elements per run", DefaultText: "33554432 (256 MiB)"},
-		&cli.StringFlag{Name: "size", Usage: "bytes per run instead of --count, e.g. 64MiB"},
+	flags := sharedFlags("dir", "count", "size")
+	flags = append(flags,
 		&cli.StringFlag{Name: "buffers", Usage: "buffer sizes to run, e.g. 8KiB,128KiB,1MiB", DefaultText: "8 KiB, the runtime's default, the recommended size and twice it, 16 MiB"},
 		&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "byte orders to run, a list of: " + joinNames(convert.Orders())},
 		&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "record size of the small-records layout, a multiple of 8 bytes"},
 		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee and the predicted gains from", DefaultText: "a quick write(2) sweep of the buffer sizes on --dir"},
 		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
 			DefaultText: "auto in the disk and parallel file system profiles, else " + strconv.Itoa(runtimes.DefaultRounds)},
-		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)},
-		&cli.Uint64Flag{Name: "seed", Usage: "shuffle seed, recorded in the report", DefaultText: "from the clock"},
-		&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "as the profile says: on in the disk and parallel file system profiles"},
-		&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
-		&cli.StringFlag{Name: "profile", Value: "auto", Usage: "file system preset deciding --fsync (iobench profiles lists them)"},
-		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
-		formatFlag(report.CmdRuntime, "text", "output format: %s"),
-		outputFlag("write the report to this new file (never overwritten) instead of stdout"),
-		&cli.BoolFlag{Name: "no-progress", Usage: "no progress bar, even on a terminal"},
-	}
+		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
+	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
+	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
+	return append(flags, sharedFlags("output", "no-progress")...)
 }
 
 // runtimeJob is one `iobench runtime` from flags to report.
@@ -168,17 +160,12 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, er
 // planFromFlags reads the data, buffer, byte order and timing flags.
 func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 	j.cfg = iobench.DefaultConfig()
-	j.cfg.Dir = c.String("dir")
 	j.cfg.Type = convert.Float64
-	count := int64(runtimeDefaultBytes / runtimes.ElementBytes)
-	if c.IsSet("count") || c.IsSet("size") {
-		n, err := countFromFlags(c, runtimes.ElementBytes)
-		if err != nil {
-			return err
-		}
-		count = n
+	j.cfg.Count = int64(runtimeDefaultBytes / runtimes.ElementBytes)
+	if err := readSettings(c, &j.cfg, "dir", "count", "seed", "fsync", "sync"); err != nil {
+		return err
 	}
-	j.cfg.Count = count
+	count := j.cfg.Count
 	var err error
 	switch {
 	case c.IsSet("repeat"): // with --time-budget
@@ -189,12 +176,9 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	j.cfg.Seed = c.Uint64("seed")
 	if !c.IsSet("seed") {
 		j.cfg.Seed = uint64(time.Now().UnixNano())
 	}
-	j.cfg.Fsync = c.Bool("fsync")
-	j.cfg.Sync = iobench.SyncMode(c.String("sync"))
 	if err := checkSync(j.cfg.Sync); err != nil {
 		return err
 	}

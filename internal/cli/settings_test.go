@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/internal/golden"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
+)
+
+// Every entry is read: by its own read, by the entry its readWith names
+// (which must read), or by the command (cmd). Names are unique.
+func TestEverySettingIsRead(t *testing.T) {
+	byName := map[string]setting{}
+	for _, s := range sweepSettings() {
+		if _, dup := byName[s.name()]; dup {
+			t.Errorf("--%s is in the table twice", s.name())
+		}
+		byName[s.name()] = s
+	}
+	for _, s := range sweepSettings() {
+		ways := 0
+		for _, b := range []bool{s.read != nil, s.readWith != "", s.cmd} {
+			if b {
+				ways++
+			}
+		}
+		if ways != 1 {
+			t.Errorf("--%s: give exactly one of read, readWith and cmd (it has %d)", s.name(), ways)
+		}
+		if w, ok := byName[s.readWith]; s.readWith != "" && (!ok || w.read == nil) {
+			t.Errorf("--%s: readWith %q is not an entry with a read", s.name(), s.readWith)
+		}
+		if !s.cmd && len(s.sets) == 0 {
+			t.Errorf("--%s fills in the Config but names no setting its errors can be told by", s.name())
+		}
+	}
+}
+
+// configWith is the Config the sweep's flags give with args added to the
+// defaults, read as the command reads them.
+func configWith(t *testing.T, args ...string) iobench.Config {
+	t.Helper()
+	var cfg iobench.Config
+	app := &cli.App{Name: "t", Flags: sweepFlags(), Writer: &bytes.Buffer{}, ErrWriter: &bytes.Buffer{},
+		Action: func(c *cli.Context) error {
+			var err error
+			cfg, err = configFromFlags(c)
+			return err
+		}}
+	if err := app.Run(append([]string{"t"}, args...)); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return cfg
+}
+
+// The table says which flags change the plan key (the ranks of an MPI
+// job must agree on them) and which reach the report's config; each
+// entry's example value is set alone and checked against both.
+func TestTableSaysWhatChangesThePlanKeyAndTheReport(t *testing.T) {
+	base := configWith(t)
+	baseKey := base.PlanKey()
+	baseReport := reportConfigJSON(t, base)
+	for _, s := range sweepSettings() {
+		if s.cmd {
+			continue
+		}
+		if s.example == "" {
+			t.Errorf("--%s has no example value to test it with", s.name())
+			continue
+		}
+		cfg := configWith(t, "--"+s.name()+"="+s.example)
+		if changed := cfg.PlanKey() != baseKey; changed != s.plan {
+			t.Errorf("--%s=%s: plan key changed %v, the table says plan: %v", s.name(), s.example, changed, s.plan)
+		}
+		if changed := reportConfigJSON(t, cfg) != baseReport; changed != s.reported {
+			t.Errorf("--%s=%s: the report's config changed %v, the table says reported: %v", s.name(), s.example, changed, s.reported)
+		}
+	}
+}
+
+func reportConfigJSON(t *testing.T, cfg iobench.Config) string {
+	t.Helper()
+	b, err := json.Marshal(report.NewConfig(cfg, cfg.KneeFraction))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A library setting is named in messages by the flags of the table that
+// set it, in table order.
+func TestSettingsAreToldByTheirFlags(t *testing.T) {
+	for s, want := range map[iobench.Setting]string{
+		iobench.SetCount:           "--count/--size",
+		iobench.SetVariants:        "--convert/--type/--direct",
+		iobench.SetMaxSize:         "--max",
+		iobench.Setting("Unknown"): "Unknown",
+	} {
+		if got := flagWords(s); got != want {
+			t.Errorf("flagWords(%s) = %q, want %q", s, got, want)
+		}
+	}
+	if got := flagOf(iobench.SetCount); got != "--count" {
+		t.Errorf("flagOf(Count) = %q, want --count", got)
+	}
+}
+
+// `iobench runtime` shares the sweep's flags word for word, its own
+// defaults apart.
+func TestRuntimeSharesTheSweepFlags(t *testing.T) {
+	sweep := map[string]cli.DocGenerationFlag{}
+	for _, f := range sweepFlags() {
+		sweep[f.Names()[0]] = f.(cli.DocGenerationFlag)
+	}
+	shared := 0
+	for _, f := range runtimeFlags() {
+		name := f.Names()[0]
+		s, ok := sweep[name]
+		if !ok || slices.Contains([]string{"convert", "repeat", "time-budget", "format"}, name) {
+			continue // the runtime's own
+		}
+		shared++
+		if got, want := f.(cli.DocGenerationFlag).GetUsage(), s.GetUsage(); got != want {
+			t.Errorf("runtime --%s: usage %q, sweep's %q", name, got, want)
+		}
+	}
+	if shared != 10 {
+		t.Errorf("runtime shares %d of the sweep's flags, want 10", shared)
+	}
+}
+
+// docs/flags.md is the table, rendered: go test ./internal/cli -update
+// rewrites it.
+func TestFlagReferenceIsTheTable(t *testing.T) {
+	golden.Check(t, "internal/cli", "../../docs/flags.md", []byte(flagReference()))
+}
+
+// flagReference renders the table as Markdown, a table per category.
+func flagReference() string {
+	var b strings.Builder
+	b.WriteString("# Flag reference\n\n" +
+		"Generated from the settings table (`internal/cli/settings.go`) by\n" +
+		"`go test ./internal/cli -run TestFlagReferenceIsTheTable -update`; a test\n" +
+		"fails when the two differ. Sizes are bytes or binary units (`4K` = `4KiB`\n" +
+		"= 4096 bytes; `4KB` is refused). \"Ranks agree\": under MPI every rank must\n" +
+		"be given the same value (it changes the plan), else each rank may differ.\n")
+	byCat := map[string][]setting{}
+	var cats []string
+	for _, s := range sweepSettings() {
+		if _, ok := byCat[s.category]; !ok {
+			cats = append(cats, s.category)
+		}
+		byCat[s.category] = append(byCat[s.category], s)
+	}
+	slices.Sort(cats)
+	b.WriteString("\n## `iobench sweep`\n")
+	for _, cat := range cats {
+		entries := byCat[cat]
+		slices.SortFunc(entries, func(a, b setting) int { return strings.Compare(a.name(), b.name()) })
+		fmt.Fprintf(&b, "\n### %s\n\n| flag | default | ranks agree | meaning |\n|---|---|---|---|\n", cat)
+		for _, s := range entries {
+			agree := "no"
+			if s.plan {
+				agree = "yes"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", flagCell(s.flag), defaultCell(s.flag), agree, mdEscape(s.flag.(cli.DocGenerationFlag).GetUsage()))
+		}
+	}
+	b.WriteString("\n## `iobench runtime gfortran|stdio`\n\n| flag | default | meaning |\n|---|---|---|\n")
+	for _, f := range runtimeFlags() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", flagCell(f), defaultCell(f), mdEscape(f.(cli.DocGenerationFlag).GetUsage()))
+	}
+	return b.String()
+}
+
+func flagCell(f cli.Flag) string {
+	var names []string
+	for _, n := range f.Names() {
+		dash := "--"
+		if len(n) == 1 {
+			dash = "-"
+		}
+		names = append(names, "`"+dash+n+"`")
+	}
+	return strings.Join(names, ", ")
+}
+
+// defaultCell is the default as --help gives it, a quoted value in code.
+func defaultCell(f cli.Flag) string {
+	text := f.(cli.DocGenerationFlag).GetDefaultText()
+	if len(text) > 1 && strings.HasPrefix(text, `"`) && strings.HasSuffix(text, `"`) {
+		return "`" + mdEscape(text[1:len(text)-1]) + "`"
+	}
+	return mdEscape(text)
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
