@@ -285,9 +285,9 @@ type fdFile struct {
 }
 
 // With raw set, Write and Read call the kernel without the runtime's
-// syscall bookkeeping (entersyscall/exitsyscall). That bookkeeping cost
-// about 200 ns per call here, 13% of a 1 KiB write to tmpfs, and would
-// show as the tool's overhead in the figure (scripts/compare-c.sh). The
+// syscall bookkeeping (entersyscall/exitsyscall). That bookkeeping is a
+// tenth of a 1 KiB write to tmpfs where measured (docs/measurements.md),
+// and would show as the tool's overhead (scripts/compare-c.sh). The
 // cost: this goroutine holds its P while the kernel works, and a garbage
 // collection that must stop the world waits for the call to return; so
 // OSFS sets raw only on local and memory file systems.

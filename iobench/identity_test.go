@@ -12,7 +12,7 @@ import (
 
 // swapCoord replaces the shared file with a user's file at its n-th
 // Agree call: after the creator made it, before a rank opens it (the
-// inotify race of issue 11). As a Broadcaster it passes bytes through.
+// race a watcher using inotify can win). As a Broadcaster it passes bytes through.
 type swapCoord struct {
 	calls, at int
 	swap      func()

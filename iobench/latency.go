@@ -12,8 +12,8 @@ import (
 // and quantiles are within 1.6% of the truth whatever the range. Only the
 // buckets that counted anything are kept.
 //
-// Not every call is timed: reading the clock twice costs about 130 ns on
-// some virtual machines, 13% of a 1 KiB write to tmpfs. A random sample of
+// Not every call is timed: reading the clock twice costs a tenth of a
+// 1 KiB write to tmpfs on some virtual machines. A random sample of
 // calls is timed instead, as many as keep the clock's cost near
 // LatencyOverhead of the run; every call is timed once calls are long.
 // The sample is random, not every n-th call, so a pattern with a period

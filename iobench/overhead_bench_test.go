@@ -117,7 +117,7 @@ func bareLoop(b *testing.B, dir string, c Config) float64 {
 
 // BenchmarkLatencyRecorder is the CPU cost --latency adds per call, free
 // of a file system's noise: the recorder's bookkeeping for calls of 1 µs
-// (a 1 KiB write to tmpfs here), with this machine's clock cost
+// (about a 1 KiB write to tmpfs), with the clock cost of the machine it runs on
 // (clock=real; clock=real,all times every call, as --latency-all) and
 // with the clock never read (clock=never: what every call pays, timed or
 // not). ns/op is per call.

@@ -13,6 +13,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   command -v mkfs.xfs >/dev/null || need+=(xfsprogs)
   command -v gcc >/dev/null || need+=(gcc)
   command -v gfortran >/dev/null || need+=(gfortran)
+  command -v strace >/dev/null || need+=(strace)
   if [ ${#need[@]} -gt 0 ]; then
     echo "== installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive

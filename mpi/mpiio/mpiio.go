@@ -59,8 +59,8 @@ func (fs *FS) PrepareRun(run iobench.Run) {
 
 // load makes MPI load its I/O layer now, untimed. Open MPI opens its io
 // framework and OMPIO's components (fs, fbtl, fcoll, sharedfp: a dozen
-// shared libraries) at the first MPI_File_open of the process: 1.5 to 2.7
-// ms on this machine, which with --warmup=false fell inside the first
+// shared libraries) at the first MPI_File_open of the process: some
+// milliseconds, which with --warmup=false fell inside the first
 // timed run's open (IOR pays it before its clock, in the untimed
 // existence check that precedes its create). The call is an
 // MPI_File_open for reading, on this rank alone, of a name in the target
