@@ -18,10 +18,12 @@
 # Usage: scripts/ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
 # Environment: NP (2), XFER (1m), BLOCK (256m), REPS (5), SOURCE (window).
 #
-# Build IOR from source with the system mpicc (github.com/hpc/ior):
-#   ./bootstrap && ./configure && make   # src/ior
-# and iobench with: go build -tags mpi -o bin/iobench-mpi .
+# IOR_BINARY is an IOR you already have, built against the same MPI as
+# iobench (your site's module, `module load ior`, or your own build); this
+# project carries no recipe for building it. iobench's MPI build:
+# go build -tags mpi -o bin/iobench-mpi .
 set -euo pipefail
+[ -x "${1:-}" ] || { echo "usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR: IOR_BINARY must be the path of an IOR you have (${1:-none given} is not executable)" >&2; exit 2; }
 
 ior=${1:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
 iob=${2:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
