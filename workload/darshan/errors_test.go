@@ -92,3 +92,19 @@ func TestCorruptZlib(t *testing.T) {
 		t.Fatalf("got %v, want a decompression *FormatError of MPI-IO", err)
 	}
 }
+
+func TestIsLog(t *testing.T) {
+	for _, tc := range []struct {
+		head []byte
+		want bool
+	}{
+		{append([]byte("3.41\x00\x00\x00\x00"), 0x37, 0x35, 0x64, 0, 0, 0, 0, 0), true}, // 6567223 little-endian
+		{append([]byte("3.10\x00\x00\x00\x00"), 0, 0, 0, 0, 0, 0x64, 0x35, 0x37), true}, // big-endian
+		{[]byte("1234 write(3, \"x\", 1) = 1\n"), false},
+		{[]byte("short"), false},
+	} {
+		if got := IsLog(tc.head); got != tc.want {
+			t.Errorf("IsLog(%q) = %v, want %v", tc.head, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package darshan
 
-import "time"
+import (
+	"encoding/binary"
+	"time"
+)
 
 // Log is a whole Darshan log.
 type Log struct {
@@ -118,4 +121,13 @@ func (l Limits) withDefaults() Limits {
 		l.MaxRecords = d.MaxRecords
 	}
 	return l
+}
+
+// IsLog says whether head, a file's first 16 bytes or more, starts a
+// Darshan log: the magic number after the version, in either byte order.
+func IsLog(head []byte) bool {
+	if len(head) < 16 {
+		return false
+	}
+	return binary.LittleEndian.Uint64(head[8:]) == magicNumber || binary.BigEndian.Uint64(head[8:]) == magicNumber
 }
