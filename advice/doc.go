@@ -10,6 +10,10 @@
 // block sizes the file system reports, which libgfortran itself never
 // looks at.
 //
+// EstimateCost holds a program's writes (package workload) against a
+// measured curve: what they cost now, at the recommended size, and by
+// whose settings (RuntimesOf, ApplyFor).
+//
 // It owns the judgement from numbers to advice; it must not import the
 // engine (iobench), report, urfave/cli, or anything that does I/O.
 package advice
