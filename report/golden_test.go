@@ -105,8 +105,8 @@ func commandFixture(t *testing.T, cmd Command) []Run {
 		return []Run{{"", infoReport()}}
 	case CmdCompare:
 		return []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
-	case CmdRuntime:
-		return nil // render gives its formats runtimeReport()
+	case CmdRuntime, CmdApp:
+		return nil // render gives their formats runtimeReport() and appReport()
 	}
 	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
 	return nil
@@ -121,6 +121,8 @@ func render(t *testing.T, f Format, runs []Run) []byte {
 	switch {
 	case f.Runtime != nil:
 		err = f.Runtime(&b, runtimeReport(t))
+	case f.App != nil:
+		err = f.App(&b, appReport(t))
 	case f.Runs != nil:
 		err = f.Runs(&b, runs)
 	default:

@@ -63,11 +63,11 @@ const hintsFile = "romio-hints"
 // a here-document for the hints file, commands; what is not shell (C
 // calls, facts) is a comment. Each runtime starts with a comment naming
 // it, and the comments beside the settings line up.
-func applyLines(r *Report) []string {
+func applyLines(rows []advice.Apply, dir string) []string {
 	type line struct{ code, comment string }
 	var lines []line
 	last := ""
-	for _, a := range r.Recommendation.Apply {
+	for _, a := range rows {
 		if a.Runtime != last {
 			lines = append(lines, line{code: "# " + advice.RuntimeTitle(a.Runtime)})
 			last = a.Runtime
@@ -80,7 +80,7 @@ func applyLines(r *Report) []string {
 			lines = append(lines, line{code: "# " + comment + ": " + code})
 			continue
 		}
-		code := settingLines(r, a)
+		code := settingLines(dir, a)
 		for _, c := range code[:len(code)-1] {
 			lines = append(lines, line{code: c})
 		}
@@ -119,13 +119,13 @@ func commentLine(a advice.Apply) string {
 }
 
 // settingLines are the shell lines of one setting, before its comment.
-func settingLines(r *Report, a advice.Apply) []string {
+func settingLines(dir string, a advice.Apply) []string {
 	switch {
 	case a.Setting == "ROMIO_HINTS":
 		return append(append([]string{"cat > " + hintsFile + " <<'EOF'"}, strings.Split(a.Value, "\n")...),
 			"EOF", `export ROMIO_HINTS="$PWD/`+hintsFile+`"`)
 	case a.Setting == "lfs setstripe -S":
-		return []string{ShellJoin([]string{"lfs", "setstripe", "-S", a.Value, orDefault(r.FS.ResolvedDir, "<dir>")})}
+		return []string{ShellJoin([]string{"lfs", "setstripe", "-S", a.Value, orDefault(dir, "<dir>")})}
 	case envName.MatchString(a.Setting):
 		return []string{"export " + a.Setting + "=" + shellWord(a.Value)}
 	}
@@ -158,7 +158,7 @@ func (p *printer) textApply(r *Report) {
 	}
 	p.f("\n%s\n", head)
 	if len(r.Recommendation.Apply) > 0 {
-		p.f("%s\n", strings.Join(applyLines(r), "\n"))
+		p.f("%s\n", strings.Join(applyLines(r.Recommendation.Apply, r.FS.ResolvedDir), "\n"))
 	}
 	if r.Verified != nil || r.KeptFile != "" || len(r.LeftFiles) > 0 || len(r.Warnings) > 0 || r.Incomplete {
 		p.f("\n") // the block ends before the lines that follow it
@@ -176,8 +176,13 @@ func (p *printer) mdApply(r *Report) {
 		return
 	}
 	p.f("\n")
-	p.fenced("sh", applyLines(r))
+	p.fenced("sh", applyLines(as, r.FS.ResolvedDir))
 	p.f("\n")
+	p.mdApplyRuntimes(as)
+}
+
+// mdApplyRuntimes is the notes of each runtime's rows.
+func (p *printer) mdApplyRuntimes(as []advice.Apply) {
 	for i := 0; i < len(as); {
 		j := i
 		for j < len(as) && as[j].Runtime == as[i].Runtime {

@@ -24,6 +24,7 @@ const (
 	CmdPlot    Command = "plot"
 	CmdInfo    Command = "info"
 	CmdRuntime Command = "runtime"
+	CmdApp     Command = "app"
 )
 
 // Format is one output format of one command. Report is set for the
@@ -38,6 +39,7 @@ type Format struct {
 	Report  Reporter
 	Runs    RunsReporter
 	Runtime RuntimeReporter // for CmdRuntime: a RuntimeReport
+	App     AppReporter     // for CmdApp: an AppReport
 }
 
 // formats is every format of every command, in the order help and
@@ -63,6 +65,9 @@ var formats = []Format{
 	{Command: CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON},
 	{Command: CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV},
 	{Command: CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown},
+	{Command: CmdApp, Name: "text", Ext: "txt", App: AppText},
+	{Command: CmdApp, Name: "json", Ext: "json", App: AppJSON},
+	{Command: CmdApp, Name: "markdown", Ext: "md", App: AppMarkdown},
 }
 
 // Formats returns the formats cmd offers, in order.

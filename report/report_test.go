@@ -24,13 +24,13 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%s, %s) = %+v, %v; want the format with its extension", f.Command, f.Name, got, err)
 		}
 		set := 0
-		for _, ok := range []bool{f.Report != nil, f.Runs != nil, f.Runtime != nil} {
+		for _, ok := range []bool{f.Report != nil, f.Runs != nil, f.Runtime != nil, f.App != nil} {
 			if ok {
 				set++
 			}
 		}
 		if set != 1 && f.Command != CmdPlot {
-			t.Errorf("%s %s: want exactly one of Report, Runs and Runtime", f.Command, f.Name)
+			t.Errorf("%s %s: want exactly one of Report, Runs, Runtime and App", f.Command, f.Name)
 		}
 	}
 	_, err := Lookup(CmdAnalyze, "gobench")

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/workload"
+)
+
+// appInputs are a Fortran program's log (1 KiB records through
+// libgfortran's 128 KiB buffer, stdout through stdio) and a trace of a
+// program writing 8-byte calls itself.
+func appInputs() []workload.Input {
+	frec := workload.File{Path: "/scratch/alice/run1/frec.bin", Module: workload.ModulePOSIX, Mount: "/scratch", FSType: "ext4",
+		Records: 1, Writes: 2048, Bytes: 256 << 20, Histogram: true, WriteSeconds: 0.41,
+		Sizes: []workload.SizeClass{{Low: 128 << 10, High: 128 << 10, Calls: 2048, Bin: "100K_1M"}}}
+	stdout := workload.File{Path: "/scratch/alice/run1/log.txt", Module: workload.ModuleSTDIO, Mount: "/scratch", FSType: "ext4",
+		Records: 1, Writes: 1000, Bytes: 64000, WriteSeconds: 0.002}
+	darshanIn := workload.Input{Path: "frec.darshan", Kind: workload.KindDarshan, Version: "3.41", Compression: "zlib", NProcs: 1,
+		Exe: "./frec /scratch/alice/run1/frec.bin", RunSeconds: 2.1, Present: []string{"POSIX", "STDIO", "HEATMAP"},
+		Skipped: []string{"HEATMAP (v1)"}, Files: []workload.File{frec, stdout},
+		Modules: []workload.Module{
+			{Name: "POSIX", Records: 1, Files: 1, Writes: 2048, BytesWritten: 256 << 20, WriteSeconds: 0.41,
+				Histogram: map[string]int64{"0_100": 0, "100_1K": 0, "1K_10K": 0, "10K_100K": 0, "100K_1M": 2048, "1M_4M": 0, "4M_10M": 0, "10M_100M": 0, "100M_1G": 0, "1G_PLUS": 0}},
+			{Name: "STDIO", Records: 1, Files: 1, Writes: 1000, BytesWritten: 64000, WriteSeconds: 0.002}}}
+	small := workload.File{Path: "/scratch/alice/run1/out.dat", Module: workload.ModuleStrace, Mount: "/scratch", FSType: "ext4",
+		Records: 1, Writes: 2000, Bytes: 16000, Histogram: true, Sizes: []workload.SizeClass{{Low: 8, High: 8, Calls: 2000}}}
+	straceIn := workload.Input{Path: "trace.txt", Kind: workload.KindStrace, NProcs: 1, Files: []workload.File{small},
+		Notes: []string{"the trace has no call times (record with strace -T to measure the write time)"},
+		Modules: []workload.Module{{Name: "strace", Records: 1, Files: 1, Writes: 2000, BytesWritten: 16000,
+			Histogram: map[string]int64{"0_100": 2000, "100_1K": 0, "1K_10K": 0, "10K_100K": 0, "100K_1M": 0, "1M_4M": 0, "4M_10M": 0, "10M_100M": 0, "100M_1G": 0, "1G_PLUS": 0}}}}
+	return []workload.Input{darshanIn, straceIn}
+}
+
+// appReport is the two inputs against the ext4 fixture's curve.
+func appReport(t *testing.T) *AppReport {
+	t.Helper()
+	curve := fixedReport()
+	cc := curve.CostCurve(4096)
+	inputs := appInputs()
+	cost := advice.EstimateCost(inputs, cc)
+	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{})
+	head := AppReport{Tool: curve.Tool, Command: []string{"iobench", "app", "frec.darshan", "trace.txt", "--curve", "ext4.json"},
+		StartTime: fixtureStart, Curve: AppCurveOf("ext4.json", curve, cc)}
+	return NewAppReport(head, inputs, curve, &cost, ev, advice.ApplyFor(curve.Recommendation.Apply, ev))
+}
+
+// Without a curve the report gives the sizes and says how to get one.
+func TestAppWithoutACurve(t *testing.T) {
+	r := NewAppReport(AppReport{Tool: fixedReport().Tool}, appInputs(), nil, nil, nil, nil)
+	var b bytes.Buffer
+	if err := AppText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "iobench sweep --dir /scratch --format json -o curve.json") || strings.Contains(out, "what to set") {
+		t.Errorf("no-curve text:\n%s", out)
+	}
+	b.Reset()
+	if err := AppJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc["estimate"] != nil || doc["curve"] != nil {
+		t.Errorf("no-curve JSON has an estimate or a curve (%v):\n%s", err, b.String())
+	}
+}

@@ -1,0 +1,395 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/workload"
+)
+
+// appFilesShown is how many files per input the text lists, most bytes
+// first; the JSON lists them all.
+const appFilesShown = 10
+
+// appSizesShown is how many size classes a file's line names.
+const appSizesShown = 4
+
+// AppText is the report for people: the verdict and what to set first,
+// then each input's modules and files.
+func AppText(w io.Writer, r *AppReport) error {
+	var p printer
+	p.f("%s\n", wrap(appHeadline(r), 100, ""))
+	if r.Estimate != nil {
+		p.textVerdict(r)
+	} else {
+		p.f("\n%s\n", wrap(noCurveWords(r), 100, ""))
+	}
+	for _, in := range r.Inputs {
+		p.textInput(in)
+	}
+	for _, w := range r.Warnings {
+		p.f("\n%s\n", wrap("warning: "+w, 100, "  "))
+	}
+	return p.flushTo(w)
+}
+
+// appHeadline names the inputs and the curve.
+func appHeadline(r *AppReport) string {
+	inputs := fmt.Sprintf("%d input", len(r.Inputs))
+	if len(r.Inputs) != 1 {
+		inputs += "s"
+	}
+	if r.Curve == nil {
+		return "iobench app: " + inputs + ", no curve"
+	}
+	return fmt.Sprintf("iobench app: %s against the curve of %s (%s)", inputs, r.Curve.Path, curveWords(r.Curve))
+}
+
+func curveWords(c *AppCurve) string {
+	parts := []string{orDefault(c.FS.Type, "file system type unknown")}
+	if c.FS.MountPoint != "" {
+		parts[0] += " at " + c.FS.MountPoint
+	}
+	if c.MaxSize > 0 {
+		parts = append(parts, "write sizes "+knee.FormatSize(c.MinSize)+"-"+knee.FormatSize(c.MaxSize))
+	}
+	switch {
+	case c.Knee == 0:
+		parts = append(parts, "no knee")
+	case c.Established:
+		parts = append(parts, "knee "+knee.FormatSize(c.Knee)+", established")
+	default:
+		parts = append(parts, "knee "+knee.FormatSize(c.Knee)+", not established")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// noCurveWords says how to get the curve that gives the sizes a cost.
+func noCurveWords(r *AppReport) string {
+	dir := "<the directory the program wrote to>"
+	if m := busiestMount(r); m != "" {
+		dir = m
+	}
+	return fmt.Sprintf("The sizes alone, without a curve: to know what these writes cost, measure the file system "+
+		"they went to (iobench sweep --dir %s --format json -o curve.json), then give it here with --curve curve.json.", shellWord(dir))
+}
+
+// busiestMount is the mount that took the most bytes, "" if none is known.
+func busiestMount(r *AppReport) string {
+	bytes := map[string]int64{}
+	for _, in := range r.Inputs {
+		for _, f := range in.Files {
+			if f.Mount != "" {
+				bytes[f.Mount] += f.BytesWritten
+			}
+		}
+	}
+	best := ""
+	for m, b := range bytes {
+		if best == "" || b > bytes[best] || (b == bytes[best] && m < best) {
+			best = m
+		}
+	}
+	return best
+}
+
+// textVerdict is the answer: what the writes cost here, what they would
+// cost at the recommended size, what Drishti's rule says of them, and
+// what to set.
+func (p *printer) textVerdict(r *AppReport) {
+	p.f("\nwhat the writes cost here:\n")
+	for _, l := range verdictLines(r) {
+		p.f("  %s\n", wrap(l, 98, "    "))
+	}
+	head, lines := setLines(r)
+	lead := "what to set: "
+	if strings.HasPrefix(head, "for ") {
+		lead = "what to set, "
+	}
+	p.f("\n%s\n", wrap(lead+head, 100, ""))
+	for _, l := range lines {
+		p.f("%s\n", l)
+	}
+}
+
+// verdictLines are the verdict, a sentence each.
+func verdictLines(r *AppReport) []string {
+	e, c := r.Estimate, r.Curve
+	var out []string
+	if e.EstimatedCalls == 0 {
+		out = append(out, "no write call of the inputs has a size the curve measured, so none is estimated.")
+	} else {
+		out = append(out, fmt.Sprintf("now: %s (%s) for %s in %d write(2) calls, at the curve's throughput of their sizes.",
+			secondsWords(e.SecondsNow), rangeWords(e.SecondsNowLow, e.SecondsNowHigh), bytesWords(e.EstimatedBytes), e.EstimatedCalls))
+		out = append(out, recommendedWords(e, c))
+	}
+	if e.OutsideCalls > 0 {
+		out = append(out, fmt.Sprintf("%d write calls (%s) have sizes outside the curve's %s-%s and are not estimated; "+
+			"sweep those sizes too (--min, --max or --sizes) to count them.",
+			e.OutsideCalls, bytesWords(e.OutsideBytes), knee.FormatSize(c.MinSize), knee.FormatSize(c.MaxSize)))
+	}
+	if e.MeasuredWriteSeconds > 0 && e.EstimatedCalls > 0 {
+		out = append(out, measuredWords(e))
+	}
+	if s := e.SmallWrites; s != nil && s.Flagged {
+		out = append(out, smallWords(s, c))
+	}
+	return out
+}
+
+// measuredWords holds the estimate against the time the logs measured.
+func measuredWords(e *AppEstimate) string {
+	head := fmt.Sprintf("the logs measured %s in these writes (summed over ranks)", secondsWords(e.MeasuredWriteSeconds))
+	a := e.AccountsFor
+	switch {
+	case a >= 2:
+		return fmt.Sprintf("%s; the estimate is %.1fx that: where the program ran, its writes went faster than on the curve's file system (another file system, or a cache the curve's flush kept out).", head, a)
+	case a <= 0.5:
+		return fmt.Sprintf("%s; the estimate accounts for %.0f%% of it: the rest is not the cost of write sizes (waits on other ranks, metadata, a slower or busier file system).", head, 100*a)
+	}
+	return fmt.Sprintf("%s; the estimate accounts for %.0f%% of it.", head, 100*a)
+}
+
+// recommendedWords is the estimate at the recommended size, and whether
+// it is a real gain: more than the knee's band even at its interval's low
+// end.
+func recommendedWords(e *AppEstimate, c *AppCurve) string {
+	switch {
+	case c.Recommended == 0:
+		return "the curve has no knee, so there is no size to recommend and no saving to estimate."
+	case realGain(e.GainLow, c):
+		return fmt.Sprintf("in %s writes: %s (%s), %s less: %s.", knee.FormatSize(c.Recommended),
+			secondsWords(e.SecondsAtRecommended), rangeWords(e.SecondsAtRecLow, e.SecondsAtRecHigh), secondsWords(e.SavingSeconds), gainWords(e.Gain, e.GainLow, e.GainHigh))
+	}
+	return fmt.Sprintf("in %s writes about the same, %s (%s): the write sizes are not what costs time here.",
+		knee.FormatSize(c.Recommended), secondsWords(e.SecondsAtRecommended), gainWords(e.Gain, e.GainLow, e.GainHigh))
+}
+
+// realGain: faster by more than the knee's band, even at the low end.
+func realGain(low float64, c *AppCurve) bool { return c.Fraction > 0 && low > 1/c.Fraction }
+
+func smallWords(s *AppSmallWrites, c *AppCurve) string {
+	head := fmt.Sprintf("Drishti would flag %d of %d write calls as small (below 1 MiB, 1 MiB included)", s.Calls, s.Of)
+	if s.CurveAgrees {
+		return fmt.Sprintf("%s; the curve agrees: they take %s here, %s in %s writes (%s).", head, secondsWords(s.SecondsNow),
+			secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
+	}
+	return fmt.Sprintf("%s; the curve does not agree: they take %s here and %s in %s writes (%s), within the knee's band.",
+		head, secondsWords(s.SecondsNow), secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
+}
+
+// setLines is what to set: the settings of the runtimes the inputs show,
+// as shell lines after a sentence saying what shows them, or only the
+// sentence when there is nothing to set.
+func setLines(r *AppReport) (string, []string) {
+	e, c := r.Estimate, r.Curve
+	if len(e.Evidence) == 0 {
+		if e.EstimatedCalls > 0 && realGain(e.GainLow, c) {
+			return fmt.Sprintf("no I/O library shows in the inputs, so the program makes these write(2) calls itself: "+
+				"buffer them to at least %s (%d bytes) a call.", knee.FormatSize(c.Recommended), c.Recommended), nil
+		}
+		return "nothing; no I/O library shows in the inputs, and their write sizes cost no more than the recommended one.", nil
+	}
+	var why []string // runtimes that share a reason named together
+	var titles []string
+	for i, ev := range e.Evidence {
+		titles = append(titles, advice.RuntimeTitle(ev.Runtime))
+		if i+1 == len(e.Evidence) || e.Evidence[i+1].Why != ev.Why {
+			why = append(why, strings.Join(titles, " and ")+": "+ev.Why)
+			titles = nil
+		}
+	}
+	head := "for what the inputs show (" + strings.Join(why, "; ") + ")"
+	if len(e.Apply) == 0 {
+		return head + ", nothing: the curve gives no recommendation to apply.", nil
+	}
+	return head + ":", applyLines(e.Apply, c.FS.ResolvedDir)
+}
+
+func secondsWords(s float64) string {
+	switch {
+	case s >= 100:
+		return fmt.Sprintf("%.0f s", s)
+	case s >= 1:
+		return fmt.Sprintf("%.2f s", s)
+	}
+	return fmt.Sprintf("%.3g s", s)
+}
+
+func rangeWords(lo, hi float64) string {
+	return strings.TrimSuffix(secondsWords(lo), " s") + "-" + secondsWords(hi)
+}
+
+func gainWords(g, lo, hi float64) string {
+	if g == 0 {
+		return "no gain estimated"
+	}
+	return fmt.Sprintf("x%.2f, %.2f-%.2f", g, lo, hi)
+}
+
+func bytesWords(n int64) string { return humanize.IBytes(uint64(n)) }
+
+// textInput is one input: what it is, its modules' totals and its files.
+func (p *printer) textInput(in AppInput) {
+	p.f("\n%s\n", wrap(inputWords(in), 100, "  "))
+	for _, n := range in.Notes {
+		p.f("  note: %s\n", wrap(n, 92, "    "))
+	}
+	p.f("  module   records  files      writes  bytes written            write time s  write sizes (Darshan's bins)\n")
+	for _, m := range in.Modules {
+		p.f("  %-7s %8d %6d %11d  %-23s %13.3f  %s\n", m.Module, m.Records, m.Files, m.Writes,
+			fmt.Sprintf("%s (%d)", bytesWords(m.BytesWritten), m.BytesWritten), m.WriteSeconds, histogramWords(m.Histogram))
+	}
+	files := slices.Clone(in.Files)
+	slices.SortStableFunc(files, func(a, b AppFile) int { return cmp.Compare(b.BytesWritten, a.BytesWritten) })
+	if len(files) > 0 {
+		p.f("  files, most bytes first (write time as the log measured it, summed over ranks):\n")
+	}
+	for i, f := range files {
+		if i == appFilesShown {
+			p.f("  ... and %d more files (the JSON report lists them all)\n", len(files)-appFilesShown)
+			break
+		}
+		p.f("    %s\n      %s\n", fileHead(f), wrap(fileWords(f), 92, "      "))
+	}
+}
+
+func inputWords(in AppInput) string {
+	what := "strace trace"
+	if in.Kind == workload.KindDarshan {
+		what = fmt.Sprintf("Darshan log, format %s (%s)", in.DarshanVersion, in.Compression)
+	}
+	procs := fmt.Sprintf("%d processes", in.NProcs)
+	if in.NProcs == 1 {
+		procs = "1 process"
+	}
+	s := fmt.Sprintf("%s: %s, %s", in.Path, what, procs)
+	if in.Exe != "" {
+		s += ", " + in.Exe
+	}
+	if len(in.Partial) > 0 {
+		s += fmt.Sprintf("; PARTIAL data in %s: its totals are lower bounds", strings.Join(in.Partial, ", "))
+	}
+	if len(in.Skipped) > 0 {
+		s += "; not read: " + strings.Join(in.Skipped, ", ")
+	}
+	return s
+}
+
+// histogramWords is the non-empty bins, "100K_1M 2048, 1M_4M 3".
+func histogramWords(h map[string]int64) string {
+	if h == nil {
+		return "none (the module keeps only the mean size)"
+	}
+	var parts []string
+	for _, b := range workload.BinNames {
+		if h[b] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", b, h[b]))
+		}
+	}
+	if len(parts) == 0 {
+		return "no writes"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fileHead(f AppFile) string {
+	where := f.Module
+	if f.Mount != "" {
+		where += ", on " + f.Mount + " " + f.FSType
+	}
+	recs := fmt.Sprintf("%d records", f.Records)
+	switch {
+	case f.Shared && f.Records == 1:
+		recs = "one record shared by all ranks"
+	case f.Records == 1:
+		recs = "1 record"
+	}
+	return fmt.Sprintf("%s (%s, %s)", f.Path, where, recs)
+}
+
+func fileWords(f AppFile) string {
+	s := fmt.Sprintf("%d writes, %s; %s; measured %s", f.Writes, bytesWords(f.BytesWritten), sizesWords(f), secondsWords(f.WriteSeconds))
+	if f.CollectiveWrites+f.IndependentWrites > 0 {
+		s += fmt.Sprintf("; %d collective, %d independent", f.CollectiveWrites, f.IndependentWrites)
+	}
+	if e := f.Estimate; e != nil && e.EstimatedCalls > 0 {
+		s += fmt.Sprintf("; here %s, at the recommended size %s (%s)", secondsWords(e.SecondsNow), secondsWords(e.SecondsAtRecommended), gainWords(e.Gain, e.GainLow, e.GainHigh))
+		if e.Basis == advice.BasisStdio && len(e.Classes) == 1 {
+			s += fmt.Sprintf(", in the %d write(2) calls of %s that C stdio's buffer makes of it", e.Classes[0].Calls, sizeWord(e.Classes[0].Low))
+		}
+	}
+	return s
+}
+
+// sizesWords names the classes with the most calls: "131072 B x 2048".
+func sizesWords(f AppFile) string {
+	if len(f.Sizes) == 0 {
+		return fmt.Sprintf("mean %s a call (no size histogram)", sizeWord(f.MeanSize))
+	}
+	sizes := slices.Clone(f.Sizes)
+	if e := f.Estimate; e != nil && e.Basis != advice.BasisStdio {
+		sizes = slices.Clone(e.Classes) // the same sizes, with what the curve says of them
+	}
+	slices.SortStableFunc(sizes, func(a, b AppSizeClass) int { return cmp.Compare(b.Calls, a.Calls) })
+	var parts []string
+	for i, c := range sizes {
+		if i == appSizesShown {
+			parts = append(parts, fmt.Sprintf("%d more sizes", len(sizes)-appSizesShown))
+			break
+		}
+		parts = append(parts, classWords(c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func classWords(c AppSizeClass) string {
+	if c.Outside {
+		return classRange(c) + " (outside the curve)"
+	}
+	return classRange(c)
+}
+
+func classRange(c AppSizeClass) string {
+	s := fmt.Sprintf("%s x %d", sizeWord(c.Low), c.Calls)
+	if c.Low != c.High {
+		s = fmt.Sprintf("%s (%s-%s) x %d", c.Bin, sizeWord(c.Low), sizeWord(c.High), c.Calls)
+	}
+	return s
+}
+
+// sizeWord is an exact size in bytes, with its binary unit when whole.
+func sizeWord(n int64) string {
+	if n >= 1024 && n%1024 == 0 {
+		return fmt.Sprintf("%d B (%s)", n, knee.FormatSize(n))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// wrap breaks s into lines of at most width columns, the later ones
+// indented by indent.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	col := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case col+1+len(w) > width:
+			b.WriteString("\n" + indent)
+			col = len(indent)
+		default:
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	return b.String()
+}
