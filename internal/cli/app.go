@@ -1,0 +1,274 @@
+package cli
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/workload"
+	"github.com/iobench/iobench/workload/darshan"
+	"github.com/iobench/iobench/workload/strace"
+)
+
+const appExamples = `Reads what a program wrote from its Darshan logs or strace traces (the write calls of each file,
+by size) and, held against a measured curve of the file system (--curve: any file analyze reads),
+says what those writes cost here, what they would cost at the recommended write size, and what
+to set, for the libraries the logs show the program used.
+
+   iobench app job.darshan                                  # the sizes alone, and how to get a curve
+   iobench app job.darshan --curve gpfs.json                # the cost, the saving and what to set
+   iobench app rank.1234 rank.1235 --curve ext4.json        # strace -ff files of one run, taken together
+   strace -f -T -y -e trace=write,pwrite64,writev,pwritev,openat,close -o trace.txt ./prog
+   iobench app trace.txt --curve ext4.json --format markdown -o app.md`
+
+func appCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
+	return &cli.Command{Name: "app", Usage: "what a program's writes cost here: Darshan logs or strace traces against a measured curve",
+		Description: appExamples, ArgsUsage: "FILE... (Darshan logs or strace traces)", Flags: appFlags(), Action: appAction, OnUsageError: onUsage}
+}
+
+func appFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "curve", Usage: "a measured curve of the file system the program wrote to: a saved sweep, or any file analyze reads",
+			DefaultText: "none: the sizes alone, and how to measure the curve"},
+		formatFlag(report.CmdApp, "text", "output format: %s"),
+		outputFlag("write the report to this new file (atomically) instead of stdout"),
+		forFlag(),
+	}
+}
+
+func appAction(c *cli.Context) error {
+	if !c.Args().Present() {
+		return usagef("app: name at least one Darshan log or strace trace")
+	}
+	format, err := lookupFormat(report.CmdApp, c.String("format"))
+	if err != nil {
+		return err
+	}
+	if _, err := forFromFlags(c); err != nil {
+		return err
+	}
+	if err := checkNewOutput(c.String("output")); err != nil {
+		return err
+	}
+	inputs, err := readWorkloads(c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	rep, err := appReport(c, inputs)
+	if err != nil {
+		return err
+	}
+	return toOutput(c, func(w io.Writer) error { return format.App(w, rep) })
+}
+
+// appReport is the inputs, against --curve when it is given.
+func appReport(c *cli.Context, inputs []workload.Input) (*report.AppReport, error) {
+	head := report.AppReport{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now()}
+	if !c.IsSet("curve") {
+		return report.NewAppReport(head, inputs, nil, nil, nil, nil), nil
+	}
+	in, err := loadInput(c, c.String("curve"))
+	if err != nil {
+		return nil, fmt.Errorf("--curve: %w", err)
+	}
+	curve := in.Report
+	cc := curve.CostCurve(runtimes.DefaultBuffer(runtimes.Stdio, curve.FS.IOBlockSize))
+	if len(cc.Points) == 0 {
+		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", c.String("curve"))
+	}
+	cost := advice.EstimateCost(inputs, cc)
+	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs)})
+	var rows []advice.Apply
+	if curve.Recommendation != nil {
+		rows = advice.ApplyFor(curve.Recommendation.Apply, ev)
+	}
+	head.Curve = report.AppCurveOf(c.String("curve"), curve, cc)
+	head.Warnings = curveWarnings(head.Curve, inputs)
+	return report.NewAppReport(head, inputs, curve, &cost, ev, rows), nil
+}
+
+// curveWarnings are the reasons to doubt the curve for these writes: its
+// knee is not established, or it measured another file system than the
+// one the files went to.
+func curveWarnings(c *report.AppCurve, inputs []workload.Input) []string {
+	var out []string
+	if c.Knee > 0 && !c.Established {
+		out = append(out, fmt.Sprintf("the curve's knee (%d bytes) is not established: the estimate at the recommended size is provisional; more rounds of the sweep (--repeat auto) would establish it", c.Knee))
+	}
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		for _, f := range in.Files {
+			if f.FSType != "" && c.FS.Type != "" && f.FSType != c.FS.Type && !seen[f.FSType] {
+				seen[f.FSType] = true
+				out = append(out, fmt.Sprintf("%s was written to %s (%s), the curve measured %s: the estimate holds for a file system like the curve's", f.Path, f.FSType, f.Mount, c.FS.Type))
+			}
+		}
+	}
+	return out
+}
+
+// readWorkloads reads each file, a Darshan log or an strace trace (told
+// apart by Darshan's magic number); the files of one strace -ff run
+// (NAME.PID) are read together as one trace.
+func readWorkloads(paths []string) ([]workload.Input, error) {
+	var out []workload.Input
+	traces := map[string][]string{}
+	var order []string
+	for _, p := range paths {
+		isLog, err := sniffDarshan(p)
+		if err != nil {
+			return nil, err
+		}
+		if isLog {
+			in, err := readDarshan(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, in)
+			continue
+		}
+		group := p
+		if _, ok := strace.PIDSuffix(p); ok {
+			group = strings.TrimSuffix(p, filepath.Ext(p))
+		}
+		if _, seen := traces[group]; !seen {
+			order = append(order, group)
+		}
+		traces[group] = append(traces[group], p)
+	}
+	mounts := localMounts()
+	for _, g := range order {
+		in, err := readTrace(g, traces[g], mounts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// openInput opens a file to read, refusing what is not a regular file
+// without blocking on a FIFO.
+func openInput(path string) (*os.File, int64, error) {
+	if path == "-" {
+		return nil, 0, usagef("app: - (standard input) is not read: name the log or trace file")
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
+func sniffDarshan(path string) (bool, error) {
+	f, _, err := openInput(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return darshan.IsLog(head[:n]), nil
+}
+
+func readDarshan(path string) (workload.Input, error) {
+	f, size, err := openInput(path)
+	if err != nil {
+		return workload.Input{}, err
+	}
+	defer f.Close()
+	l, err := darshan.Parse(f, size, darshan.DefaultLimits())
+	if err != nil {
+		return workload.Input{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return workload.FromDarshan(path, l), nil
+}
+
+// readTrace reads the files of one strace run, in pid order.
+func readTrace(name string, paths []string, mounts []workload.Mount) (workload.Input, error) {
+	slices.SortFunc(paths, func(a, b string) int {
+		pa, _ := strace.PIDSuffix(a)
+		pb, _ := strace.PIDSuffix(b)
+		return pa - pb
+	})
+	var streams []strace.Stream
+	for _, p := range paths {
+		f, _, err := openInput(p)
+		if err != nil {
+			return workload.Input{}, err
+		}
+		defer f.Close()
+		s := strace.Stream{Name: p, R: f}
+		if len(paths) > 1 {
+			s.PID, _ = strace.PIDSuffix(p)
+		}
+		streams = append(streams, s)
+	}
+	tr, err := strace.ParseStreams(streams...)
+	if errors.Is(err, strace.ErrNotStrace) {
+		return workload.Input{}, fmt.Errorf("neither a Darshan log (no Darshan magic number) nor an strace trace: %w", err)
+	}
+	if err != nil {
+		return workload.Input{}, err
+	}
+	return workload.FromStrace(name, tr, mounts), nil
+}
+
+// localMounts is this machine's mount table, where a trace's files most
+// likely are; nil when it cannot be read.
+func localMounts() []workload.Mount {
+	ms, err := fsinfo.ReadMountInfo("/proc")
+	if err != nil {
+		return nil
+	}
+	out := make([]workload.Mount, len(ms))
+	for i, m := range ms {
+		out[i] = workload.Mount{Path: m.MountPoint, FSType: m.FSType}
+	}
+	return out
+}
+
+// fortranExe says whether the executable a log names is here and linked
+// with libgfortran.
+func fortranExe(inputs []workload.Input) bool {
+	for _, in := range inputs {
+		exe, _, _ := strings.Cut(strings.TrimSpace(in.Exe), " ")
+		if exe == "" {
+			continue
+		}
+		f, err := elf.Open(exe)
+		if err != nil {
+			continue
+		}
+		libs, _ := f.ImportedLibraries()
+		f.Close()
+		if slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libgfortran") }) {
+			return true
+		}
+	}
+	return false
+}
