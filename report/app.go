@@ -245,7 +245,7 @@ type fileKey struct {
 
 func newAppInput(in workload.Input) AppInput {
 	ai := AppInput{Path: in.Path, Kind: in.Kind, DarshanVersion: in.Version, Compression: in.Compression, NProcs: in.NProcs,
-		Exe: in.Exe, RunSeconds: in.RunSeconds, Partial: orEmpty(in.Partial), Skipped: in.Skipped, Notes: in.Notes}
+		Exe: in.Exe, RunSeconds: in.RunSeconds, Partial: orEmpty(in.Partial), Skipped: in.Skipped, Notes: in.Notes, Modules: []AppModule{}}
 	for _, m := range in.Modules {
 		ai.Modules = append(ai.Modules, AppModule{Module: m.Name, Records: m.Records, Files: m.Files, Writes: m.Writes,
 			BytesWritten: m.BytesWritten, Histogram: m.Histogram, WriteSeconds: m.WriteSeconds})
