@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -14,7 +15,15 @@ import (
 // Config, and names the flag when the value is wrong. Values the engine
 // can judge alone are left to Config.Validate.
 
+// readDir reads --dir, which must be given (or a dry run asked for): a
+// sweep writes gigabytes, and the current directory is often a home with
+// a quota, not the file system to measure.
 func readDir(c *cli.Context, cfg *iobench.Config) error {
+	if !c.IsSet("dir") && !c.Bool("dry-run") {
+		here, _ := os.Getwd()
+		return usagef("--dir: not given; iobench does not write its data files (gigabytes) into the current directory (%s) unasked: "+
+			"give --dir . for it, or a directory on the file system to measure, such as --dir \"${TMPDIR:-/tmp}\"", here)
+	}
 	cfg.Dir = c.String("dir")
 	return nil
 }

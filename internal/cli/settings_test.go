@@ -55,6 +55,9 @@ func configWith(t *testing.T, args ...string) iobench.Config {
 			cfg, err = configFromFlags(c)
 			return err
 		}}
+	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--dir=") }) {
+		args = append(args, "--dir=.")
+	}
 	if err := app.Run(append([]string{"t"}, args...)); err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
