@@ -338,6 +338,26 @@ func TestBadInputIsAUsageError(t *testing.T) {
 	}
 }
 
+// Without --dir a sweep or a runtime check would write gigabytes into
+// whatever directory the shell is in (on a cluster, a home with a quota).
+func TestNoDirIsRefusedWithoutWriting(t *testing.T) {
+	here := t.TempDir()
+	t.Chdir(here)
+	for _, args := range [][]string{{"sweep", "--size", "4MiB"}, {"--size", "4MiB"}, {"runtime", "stdio", "--size", "4MiB"}} {
+		_, errOut, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, "--dir: not given") || !strings.Contains(errOut, "--dir .") ||
+			strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming --dir and --dir .", args, code, errOut)
+		}
+	}
+	if _, errOut, code := runCLI(t, "sweep", "--dry-run", "--size", "4MiB"); code != 0 {
+		t.Errorf("--dry-run without --dir: exit %d: %s", code, errOut)
+	}
+	if left := dirEntries(t, here); len(left) != 0 {
+		t.Errorf("a refused run wrote %v into the current directory", left)
+	}
+}
+
 func TestInfoWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, code := runCLI(t, "info", "--dir", dir, "--format", "json")

@@ -67,7 +67,7 @@ func sweepSettings() []setting {
 			category: catConversion, sets: sets(iobench.SetType, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "int64"},
 		{flag: &cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"},
 			category: catConversion, sets: sets(iobench.SetStride), plan: true, reported: true, read: readStride, example: "2"},
-		{flag: &cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to write the data files in"},
+		{flag: &cli.StringFlag{Name: "dir", Value: ".", DefaultText: "none: required; --dir . for the current directory", Usage: "directory to write the data files in"},
 			category: catData, sets: sets(iobench.SetDir), read: readDir, example: "/"},
 		{flag: &cli.StringFlag{Name: "count", Usage: "elements per run", DefaultText: "250000000 = 2.5e8, 2 GB of float64"},
 			category: catData, sets: sets(iobench.SetCount), reported: true, read: readCount, example: "65536",
