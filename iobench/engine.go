@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/iobench/iobench/convert"
 )
 
 // Observer hears about a sweep as it runs. Calls come from the goroutine
@@ -97,12 +95,7 @@ type Runner struct {
 	Shared   *Shared     // nil: a file per process
 	Prefix   string      // data file name prefix; default: unique per process
 
-	plan     Config         // Config as given; Config is the current variant's
-	variants []*variantData // each variant's data, in plan order
-	src      *source
-	packer   *convert.Packer
-	buf      []byte // conversion buffer, one write size
-	scratch  []byte // read runs' destination with several variants (readScratch)
+	data     variantSet // every variant's data; Config is the current one's plan
 	prefix   string
 	moved    atomic.Int64 // bytes of the current run, for progress bars
 	verified Verified     // what --verify checked so far
@@ -172,7 +165,7 @@ func (r *Runner) Run(ctx context.Context) (res *Result, err error) {
 		}
 		return res, err
 	}
-	r.measureConversions(res)
+	r.data.measureConversions(res)
 	return res, nil
 }
 
@@ -207,31 +200,15 @@ func (r *Runner) setup() error {
 	r.files = map[string]FileID{}
 	r.setPhase(PhaseFill)
 	defer r.setPhase(PhaseIdle)
-	return r.setupVariants()
-}
-
-// setupData makes the current variant's (r.Config's) packer, source and
-// conversion buffer; src, if not nil, is a source of the same data to
-// share.
-func (r *Runner) setupData(src *source) error {
-	packer, err := convert.NewPacker(r.Config.Type, r.Config.Convert, r.Config.Stride)
-	if err != nil {
+	if err := r.data.setup(r.Config, r.stop.Load, r.moved.Store); err != nil {
 		return err
 	}
-	r.packer, r.src, r.buf = packer, src, nil
-	if src == nil {
-		if r.src, err = newSource(r.Config, r.stop.Load, r.moved.Store); err != nil {
-			return err
-		}
-	}
-	if !packer.Identity() {
-		r.buf, err = allocAligned(r.Config.MaxSize())
-	}
-	return err
+	r.Config = r.data.use("")
+	return nil
 }
 
 func (r *Runner) teardown(res *Result) {
-	if r.src == nil && len(r.variants) == 0 {
+	if len(r.data.all) == 0 {
 		return
 	}
 	if r.Config.Keep && !res.Incomplete {
@@ -245,7 +222,7 @@ func (r *Runner) teardown(res *Result) {
 		r.forget(r.kept)
 	}
 	r.RemoveFiles()
-	r.freeData()
+	r.data.free()
 }
 
 func (r *Runner) keptPath() string {
@@ -275,20 +252,20 @@ func (r *Runner) sweep(res *Result) error {
 			return err
 		}
 	}
-	rng := PlanRand(r.plan)
+	rng := PlanRand(r.data.plan)
 	var auto *autoRounds
 	if r.Config.Auto {
-		auto = newAutoRounds(r.plan, time.Now())
+		auto = newAutoRounds(r.data.plan, time.Now())
 		defer func() { res.Adaptive = &auto.log }()
 	}
 	sizes := r.Config.Sizes
 	for round := 1; len(sizes) > 0; round++ {
-		runs := RoundRuns(r.plan, round, sizes, rng, len(res.Samples))
+		runs := RoundRuns(r.data.plan, round, sizes, rng, len(res.Samples))
 		if r.Observer != nil {
 			r.Observer.RoundPlanned(round, runs)
 		}
 		for _, run := range runs {
-			r.useVariant(run.Variant)
+			r.Config = r.data.use(run.Variant)
 			s, err := r.coordinated(run)
 			if err != nil {
 				return err
@@ -469,7 +446,12 @@ func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
 // verifyRun reads back what the run s wrote and counts it as checked.
 func (r *Runner) verifyRun(name string, s Sample) error {
 	elems := s.Bytes / r.Config.ElemSize()
-	if err := r.verify(name, s.Run, elems); err != nil {
+	f, err := r.FS.Open(name, r.id(name), false)
+	if err != nil {
+		return wrapOp("open for verify", err)
+	}
+	defer f.Close()
+	if err := r.data.cur.verify(f, r.displayPath(name), elems); err != nil {
 		return err
 	}
 	r.verified.Files++
@@ -584,12 +566,13 @@ func (r *Runner) displayPath(name string) string {
 
 func (r *Runner) writeChunks(f File, s *Sample) error {
 	es := r.Config.ElemSize()
-	identity := r.packer.Identity()
+	d := r.data.cur
+	identity := d.packer.Identity()
 	return r.eachChunk(s, func(first, n int64) error {
-		chunk := r.src.region(first, n)
+		chunk := d.src.region(first, n)
 		if !identity {
-			out := r.buf[:n*es]
-			r.packer.Pack(out, chunk)
+			out := d.buf[:n*es]
+			d.packer.Pack(out, chunk)
 			chunk = out
 		}
 		return writeTimed(f, chunk, s, r.runLat)
@@ -607,46 +590,27 @@ func (r *Runner) readPass(run Run) (Sample, error) {
 
 func (r *Runner) readChunks(f File, s *Sample) error {
 	es := r.Config.ElemSize()
-	identity := r.packer.Identity()
-	scratch, err := r.readScratch()
+	d := r.data.cur
+	identity := d.packer.Identity()
+	scratch, err := r.data.readScratch()
 	if err != nil {
 		return err
 	}
 	return r.eachChunk(s, func(first, n int64) error {
-		dst := r.src.region(first, n)
+		dst := d.src.region(first, n)
 		if scratch != nil {
 			dst = scratch[:n*es]
 		}
 		if identity {
 			return readTimed(f, dst, s, r.runLat)
 		}
-		in := r.buf[:n*es]
+		in := d.buf[:n*es]
 		if err := readTimed(f, in, s, r.runLat); err != nil {
 			return err
 		}
-		r.packer.Unpack(dst, in)
+		d.packer.Unpack(dst, in)
 		return nil
 	})
-}
-
-// readScratch is where read runs put the data when the sweep has
-// several variants: the read file holds the first variant's bytes, and
-// reading them into a source another variant shares (another byte
-// order, another type) would change what later runs write. One variant
-// reads into its own source, as the reference program reads into its
-// array. nil for one variant.
-func (r *Runner) readScratch() ([]byte, error) {
-	if len(r.variants) < 2 {
-		return nil, nil
-	}
-	if r.scratch == nil {
-		b, err := allocAligned(r.Config.MaxSize())
-		if err != nil {
-			return nil, err
-		}
-		r.scratch = b
-	}
-	return r.scratch, nil
 }
 
 func (r *Runner) create(tag string) (string, File, error) {

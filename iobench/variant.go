@@ -132,89 +132,124 @@ type variantData struct {
 	cfg    Config // the plan of the variant's runs (ForVariant)
 	src    *source
 	packer *convert.Packer
-	buf    []byte
+	buf    []byte // conversion buffer, one write size; nil without conversion
 }
 
-// setupVariants prepares the data of every variant; variants of one
-// element type share a source (a conversion reads it, never writes it).
-// It leaves the first variant current.
-func (r *Runner) setupVariants() error {
-	r.plan = r.Config
-	for _, v := range r.plan.VariantList() {
-		r.Config = r.plan.ForVariant(v)
-		var src *source
-		for _, d := range r.variants {
-			if d.cfg.Type == v.Type {
-				src = d.src
-			}
+// newVariantData makes the packer, source and conversion buffer of the
+// variant whose plan is cfg; src, if not nil, is a source of the same
+// data to share. On failure it holds what it allocated, for free.
+func newVariantData(name string, cfg Config, src *source, stop func() bool, progress func(int64)) (*variantData, error) {
+	d := &variantData{name: name, cfg: cfg, src: src}
+	packer, err := convert.NewPacker(cfg.Type, cfg.Convert, cfg.Stride)
+	if err != nil {
+		return d, err
+	}
+	d.packer = packer
+	if src == nil {
+		if d.src, err = newSource(cfg, stop, progress); err != nil {
+			return d, err
 		}
-		err := r.setupData(src)
-		// Held even on failure, so teardown frees what was allocated.
-		r.variants = append(r.variants, &variantData{name: v.Name, cfg: r.Config, src: r.src, packer: r.packer, buf: r.buf})
+	}
+	if !packer.Identity() {
+		d.buf, err = allocAligned(cfg.MaxSize())
+	}
+	return d, err
+}
+
+// variantSet is the data of every variant of a sweep, and which of them
+// the runs use now.
+type variantSet struct {
+	plan    Config         // the sweep as given, every variant in it
+	all     []*variantData // in plan order
+	cur     *variantData
+	scratch []byte // read runs' destination with several variants (readScratch)
+}
+
+// setup prepares the data of every variant of plan; variants of one
+// element type share a source (a conversion reads it, never writes it).
+// fill reports the bytes of the source filled so far.
+func (vs *variantSet) setup(plan Config, stop func() bool, fill func(int64)) error {
+	vs.plan = plan
+	for _, v := range plan.VariantList() {
+		d, err := newVariantData(v.Name, plan.ForVariant(v), vs.sourceOf(v.Type), stop, fill)
+		vs.all = append(vs.all, d) // held even on failure, so free frees what was allocated
 		if err != nil {
 			return err
 		}
 	}
-	r.useVariant("")
 	return nil
 }
 
-// useVariant makes the named variant's plan and data current; "" (or a
+// sourceOf is the source a variant of element type t shares, nil if none.
+func (vs *variantSet) sourceOf(t convert.Type) *source {
+	var src *source
+	for _, d := range vs.all {
+		if d.cfg.Type == t {
+			src = d.src
+		}
+	}
+	return src
+}
+
+// use makes the named variant current and returns its plan; "" (or a
 // name not in the plan) is the first.
-func (r *Runner) useVariant(name string) {
-	if len(r.variants) == 0 {
-		return
-	}
-	d := r.variants[0]
-	for _, v := range r.variants {
-		if v.name == name {
-			d = v
+func (vs *variantSet) use(name string) Config {
+	vs.cur = vs.all[0]
+	for _, d := range vs.all {
+		if d.name == name {
+			vs.cur = d
 		}
 	}
-	r.Config, r.src, r.packer, r.buf = d.cfg, d.src, d.packer, d.buf
+	return vs.cur.cfg
 }
 
-// freeData returns every variant's source and buffer, each once.
-func (r *Runner) freeData() {
-	srcs := []*source{r.src}
-	bufs := [][]byte{r.buf}
-	for _, d := range r.variants {
-		srcs, bufs = append(srcs, d.src), append(bufs, d.buf)
-	}
+// free returns every variant's source and buffer, a shared source once.
+func (vs *variantSet) free() {
 	var freed []*source
-	for _, s := range srcs {
-		if s != nil && !slices.Contains(freed, s) {
-			freed = append(freed, s)
-			s.free()
+	for _, d := range vs.all {
+		if d.src != nil && !slices.Contains(freed, d.src) {
+			freed = append(freed, d.src)
+			d.src.free()
 		}
+		freeAligned(d.buf)
 	}
-	var done []*byte
-	for _, b := range bufs {
-		if len(b) > 0 && !slices.Contains(done, &b[0]) {
-			done = append(done, &b[0])
-			freeAligned(b)
-		}
-	}
-	r.src, r.buf = nil, nil
+	vs.cur = nil
 }
 
-// measureConversions times each variant's pack step (measureConversion):
+// readScratch is where read runs put the data when the sweep has
+// several variants: the read file holds the first variant's bytes, and
+// reading them into a source another variant shares (another byte
+// order, another type) would change what later runs write. One variant
+// reads into its own source, as the reference program reads into its
+// array. nil for one variant.
+func (vs *variantSet) readScratch() ([]byte, error) {
+	if len(vs.all) < 2 {
+		return nil, nil
+	}
+	if vs.scratch == nil {
+		b, err := allocAligned(vs.plan.MaxSize())
+		if err != nil {
+			return nil, err
+		}
+		vs.scratch = b
+	}
+	return vs.scratch, nil
+}
+
+// measureConversions times each variant's pack step (convertSpeeds):
 // the first variant's in Result.ConvertMiBPerSec, every named variant's
 // in VariantConvertMiBPerSec.
-func (r *Runner) measureConversions(res *Result) {
-	defer r.useVariant("")
-	for i, d := range r.variants {
-		r.useVariant(d.name)
-		one := &Result{}
-		r.measureConversion(one)
+func (vs *variantSet) measureConversions(res *Result) {
+	for i, d := range vs.all {
+		speeds := d.convertSpeeds()
 		if i == 0 {
-			res.ConvertMiBPerSec = one.ConvertMiBPerSec
+			res.ConvertMiBPerSec = speeds
 		}
-		if d.name != "" && one.ConvertMiBPerSec != nil {
+		if d.name != "" && speeds != nil {
 			if res.VariantConvertMiBPerSec == nil {
 				res.VariantConvertMiBPerSec = map[string]map[int64]float64{}
 			}
-			res.VariantConvertMiBPerSec[d.name] = one.ConvertMiBPerSec
+			res.VariantConvertMiBPerSec[d.name] = speeds
 		}
 	}
 }

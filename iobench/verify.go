@@ -22,37 +22,33 @@ func (e *VerifyError) Error() string {
 
 const verifyChunk = 1 << 20
 
-// verify reads the file back, outside the timing, and checks its first
-// elems elements (all a run that was not time-limited wrote) against the
-// expected value in the data pattern, the file's type and byte order.
-func (r *Runner) verify(name string, run Run, elems int64) error {
-	f, err := r.FS.Open(name, r.id(name), false)
-	if err != nil {
-		return wrapOp("open for verify", err)
-	}
-	defer f.Close()
-	es := r.Config.ElemSize()
+// verify reads a data file back, outside the timing, and checks its
+// first elems elements (all a run that was not time-limited wrote)
+// against the expected value in the data pattern, the variant's type
+// and byte order. path names the file in errors.
+func (d *variantData) verify(f File, path string, elems int64) error {
+	es := d.cfg.ElemSize()
 	buf := make([]byte, verifyChunk/es*es)
 	want := make([]byte, es)
-	s := Sample{Run: run}
+	var s Sample // counts the reads, unused
 	for first := int64(0); first < elems; {
 		n := min(int64(len(buf))/es, elems-first)
 		if err := readFull(f, buf[:n*es], &s); err != nil {
 			return wrapOp("read for verify", err)
 		}
 		for i := int64(0); i < n; i++ {
-			r.src.pattern.expect(want, r.Config.Type, r.Config.Convert, r.src.value(first+i), r.src.seed)
+			d.src.pattern.expect(want, d.cfg.Type, d.cfg.Convert, d.src.value(first+i), d.src.seed)
 			got := buf[i*es : (i+1)*es]
 			if !bytes.Equal(want, got) {
-				return &VerifyError{Path: r.displayPath(name), Offset: (first + i) * es, Expected: want, Found: bytes.Clone(got)}
+				return &VerifyError{Path: path, Offset: (first + i) * es, Expected: want, Found: bytes.Clone(got)}
 			}
 		}
 		first += n
 	}
-	if (r.Config.Preallocate || r.Config.Overwrite) && elems < r.Config.Count {
+	if (d.cfg.Preallocate || d.cfg.Overwrite) && elems < d.cfg.Count {
 		return nil // the file is longer than what a time-limited run wrote
 	}
-	return checkEOF(f, r.displayPath(name))
+	return checkEOF(f, path)
 }
 
 // checkEOF rejects a file longer than the data: the reference program's
