@@ -20,6 +20,9 @@ const version = "0.1.0"
 func run(ctx context.Context, e *env, args []string) error {
 	app := newApp(e)
 	app.Metadata = map[string]any{"args": args} // the command line as given, for reports
+	if err := checkWords(app, args); err != nil {
+		return err
+	}
 	if err := repeatedFlag(app, args); err != nil {
 		return err
 	}
@@ -119,9 +122,12 @@ func newApp(e *env) *cli.App {
 		if c != nil && len(flags) == 0 {
 			flags = c.App.Flags
 		}
+		if c != nil {
+			err = unknownFlag(err, c)
+		}
 		return asUsage(inFlagTerms(err, flags))
 	}
-	return &cli.App{
+	return withHelp(&cli.App{
 		Name:                 "iobench",
 		Usage:                "measure write throughput by write(2) size, find the knee, recommend a buffer size",
 		Version:              version,
@@ -146,7 +152,7 @@ func newApp(e *env) *cli.App {
 			completionCommand(onUsage),
 			manCommand(onUsage),
 		},
-	}
+	})
 }
 
 // toolInfo names this build, with its VCS revision when Go recorded one.

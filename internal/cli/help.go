@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+)
+
+// helpCommand replaces urfave/cli's help, which reads only its first
+// argument: `iobench help runtime gfortran` shows the runtime's own help,
+// and an unknown topic is a usage error that lists the commands.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "help for the tool, a command, or a runtime (iobench help runtime gfortran)",
+		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
+		Action: func(c *cli.Context) error {
+			path := c.Args().Slice()
+			if len(path) == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			if _, err := commandAt(c.App.Commands, path); err != nil {
+				return err
+			}
+			// The command's own --help: urfave/cli sets a command up
+			// (its full name, flag categories) only when it runs.
+			return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, path...), "--help"))
+		},
+	}
+}
+
+// commandAt walks path (command, subcommand, ...) down the tree.
+func commandAt(commands []*cli.Command, path []string) (*cli.Command, error) {
+	var cmd *cli.Command
+	for i, name := range path {
+		next := commandNamed(commands, name)
+		if next == nil {
+			where := "iobench"
+			if cmd != nil {
+				where = "iobench " + strings.Join(path[:i], " ")
+			}
+			return nil, usagef("help: %q is not a command of %s%s (commands: %s)", name, where,
+				suggestion(name, commandNames(commands)), strings.Join(commandNames(commands), ", "))
+		}
+		cmd, commands = next, next.Subcommands
+	}
+	return cmd, nil
+}
+
+func commandNamed(commands []*cli.Command, name string) *cli.Command {
+	for _, c := range commands {
+		if c.HasName(name) && c.Name != "help" {
+			return c
+		}
+	}
+	return nil
+}
+
+// commandNames are the commands a user can run, help left out.
+func commandNames(commands []*cli.Command) []string {
+	var names []string
+	for _, c := range commands {
+		if !c.Hidden && c.Name != "help" {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// withHelp gives the app iobench's help command, and each command whose
+// subcommands share their flags (runtime) a help that lists those flags,
+// so `iobench help runtime` says what each runtime takes.
+func withHelp(app *cli.App) *cli.App {
+	app.Commands = append(app.Commands, helpCommand())
+	app.Flags = append(app.Flags, cli.HelpFlag) // urfave/cli adds it only with its own help command
+	for _, cmd := range app.Commands {
+		if flags := sharedSubcommandFlags(cmd); len(flags) > 0 && cmd.CustomHelpTemplate == "" {
+			cmd.CustomHelpTemplate = cli.SubcommandHelpTemplate + "\nOPTIONS OF EACH (iobench " + cmd.Name + " " +
+				strings.Join(commandNames(cmd.Subcommands), "|") + " [options]):\n" + templateSafe(flagTable(flags))
+		}
+	}
+	return app
+}
+
+// sharedSubcommandFlags are the flags every subcommand of cmd has, in the
+// first one's order; nil when they differ.
+func sharedSubcommandFlags(cmd *cli.Command) []cli.Flag {
+	subs := slices.DeleteFunc(slices.Clone(cmd.Subcommands), func(c *cli.Command) bool { return c.Name == "help" })
+	if len(subs) == 0 {
+		return nil
+	}
+	for _, s := range subs[1:] {
+		if !slices.Equal(flagNames(s.Flags), flagNames(subs[0].Flags)) {
+			return nil
+		}
+	}
+	return subs[0].Flags
+}
+
+func flagNames(flags []cli.Flag) []string {
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	return names
+}
+
+// flagTable renders flags as urfave/cli's OPTIONS section does.
+func flagTable(flags []cli.Flag) string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 1, 8, 2, ' ', 0)
+	for _, f := range flags {
+		fmt.Fprintf(w, "   %s\n", f)
+	}
+	_ = w.Flush()
+	return b.String()
+}
+
+// templateSafe keeps text/template from reading help text as actions.
+func templateSafe(s string) string {
+	return strings.ReplaceAll(s, "{{", `{{"{{"}}`)
+}
+
+// suggestion is "; did you mean X?" for the nearest of names within two
+// edits of name (a typo, not another word), else "".
+func suggestion(name string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := levenshtein(strings.ToLower(name), strings.ToLower(n)); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// levenshtein is the edit distance between a and b (insertions,
+// deletions, substitutions), by bytes: flag and command names are ASCII.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// unknownFlag rewrites the flag package's "flag provided but not defined:
+// -dri" in the command c runs as one line that names the flag and
+// suggests the nearest one; a flag of a subcommand given to its parent
+// (iobench runtime --dir D) says to name the subcommand first.
+func unknownFlag(err error, c *cli.Context) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	name = strings.TrimLeft(name, "-")
+	path := commandPath(c)
+	where := strings.Join(append([]string{c.App.Name}, path...), " ")
+	flags := c.App.Flags
+	if len(path) > 0 {
+		cmd := c.Command
+		flags = cmd.Flags
+		if shared := sharedSubcommandFlags(cmd); slices.Contains(flagNames(shared), name) {
+			subs := commandNames(cmd.Subcommands)
+			return fmt.Errorf("--%s: name the %s first: %s %s --%s ... (one of: %s)", name, cmd.Name, where, subs[0], name, strings.Join(subs, ", "))
+		}
+	}
+	var dashed []string
+	for _, n := range flagNames(flags) {
+		if len(n) > 1 {
+			dashed = append(dashed, "--"+n)
+		}
+	}
+	return fmt.Errorf("--%s: no such flag for %s%s (see %s --help)", name, where, suggestion("--"+name, dashed), where)
+}
+
+// commandPath is the commands c runs under, outermost first: [runtime
+// gfortran]; empty at the top level.
+func commandPath(c *cli.Context) []string {
+	var path []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
+			path = append([]string{ctx.Command.Name}, path...)
+		}
+	}
+	return path
+}
+
+// checkWords catches two slips before urfave/cli reads the line: a
+// mistyped command, which it would take as the sweep's stray argument,
+// and a value after a switch (--direct true), which the flag package
+// leaves behind as an argument.
+func checkWords(app *cli.App, args []string) error {
+	if len(args) < 2 {
+		return nil
+	}
+	commands, flags, rest := app.Commands, app.Flags, args[1:]
+	if !strings.HasPrefix(args[1], "-") {
+		cmd := commandNamed(commands, args[1])
+		if cmd == nil && args[1] != "help" && args[1] != "h" {
+			names := commandNames(commands)
+			return usagef("%q is not a command%s (commands: %s; see iobench --help)", args[1], suggestion(args[1], names), strings.Join(names, ", "))
+		}
+		if cmd != nil {
+			flags, rest = cmd.Flags, args[2:]
+		}
+	}
+	return switchWithValue(flags, rest)
+}
+
+// switchWithValue finds a switch written with its value after a space.
+func switchWithValue(flags []cli.Flag, args []string) error {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "--" {
+			return nil
+		}
+		name := strings.TrimLeft(args[i], "-")
+		next := strings.ToLower(args[i+1])
+		if name == args[i] || strings.Contains(name, "=") || (next != "true" && next != "false") {
+			continue
+		}
+		for _, f := range flags {
+			if isBoolFlag(f) && slices.Contains(f.Names(), name) {
+				return usagef("--%s: a switch takes its value after \"=\": write --%s=%s (or --%s alone for true)", name, name, next, name)
+			}
+		}
+	}
+	return nil
+}
