@@ -3,6 +3,7 @@ package darshan
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,4 +108,62 @@ func TestIsLog(t *testing.T) {
 			t.Errorf("IsLog(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}
+}
+
+// TestJobRegionCheckedToItsEnd: darshan uses the first 4 KiB of the job
+// region, but a region that inflates past them is still read to its
+// end, where zlib and bzip2 keep their checksums: a bad one is an error
+// of the job region, a good one a log.
+func TestJobRegionCheckedToItsEnd(t *testing.T) {
+	for _, tc := range []struct {
+		comp    compression
+		corrupt func(region []byte) // breaks the checksum only
+	}{
+		{compZlib, func(r []byte) { r[len(r)-1] ^= 1 }}, // adler-32, the stream's last bytes
+		{compBzip2, func(r []byte) { r[10] ^= 1 }},      // the block's CRC, after "BZh9" and the block magic
+	} {
+		t.Run(tc.comp.String(), func(t *testing.T) {
+			e := encoding{version: "3.41", comp: tc.comp}
+			l := syntheticLog(e, recordVersions(0), 5)
+			w := &logWriter{e: e, minor: formatMinor[e.version], order: byteOrder(e.bigEndian)}
+			long := append(w.jobBytes(l), make([]byte, jobRecordSize)...)
+			good := withJobRegion(t, encodeLog(l, e), compress(long, tc.comp))
+			if _, err := Parse(bytes.NewReader(good), int64(len(good)), Limits{}); err != nil {
+				t.Fatalf("a job region longer than darshan reads: %v", err)
+			}
+			region := compress(long, tc.comp)
+			tc.corrupt(region)
+			bad := withJobRegion(t, encodeLog(l, e), region)
+			_, err := Parse(bytes.NewReader(bad), int64(len(bad)), Limits{})
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Region != "job" || fe.Err == nil {
+				t.Fatalf("got %v, want a decompression *FormatError of the job region", err)
+			}
+		})
+	}
+}
+
+// withJobRegion replaces the job region of log with region, moving the
+// regions after it.
+func withJobRegion(t *testing.T, log, region []byte) []byte {
+	t.Helper()
+	h, err := readHeader(bytes.NewReader(log), int64(len(log)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := h.jobRegion(int64(len(log)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := slices.Concat(log[:job.off], region, log[job.off+job.len:])
+	shift := func(at int64, m regionMap) {
+		if m.len > 0 {
+			h.order.PutUint64(out[at:], m.off-job.len+uint64(len(region)))
+		}
+	}
+	shift(int64(h.layout().namesOff), h.names)
+	for id, m := range h.mods {
+		shift(h.mapAt[id], m)
+	}
+	return out
 }

@@ -19,11 +19,20 @@ func (p *parser) readJob() error {
 	if err != nil {
 		return err
 	}
+	rr := p.openRegion("job", m)
 	buf := make([]byte, jobRecordSize)
-	n, err := io.ReadFull(p.openRegion("job", m), buf)
+	n, err := io.ReadFull(rr, buf)
 	// A short region is normal; a decompression fault is not.
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return err
+	}
+	// darshan uses only the first jobRecordSize bytes, but zlib and bzip2
+	// check their data at the stream's end: read on to it, or a corrupt
+	// region that inflates past that size would pass unchecked.
+	if n == len(buf) {
+		if _, err := io.Copy(io.Discard, rr); err != nil {
+			return err
+		}
 	}
 	buf = buf[:n]
 	fixed := p.jobFixedSize()
