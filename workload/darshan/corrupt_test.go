@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"runtime/metrics"
+	"slices"
 	"testing"
 )
 
@@ -37,10 +39,17 @@ func corruptionSamples(t *testing.T) map[string][]byte {
 
 // TestTruncatedAndFlipped parses every prefix of each sample and the
 // sample with each byte flipped: an error or a log, never a panic, and
-// memory bounded by the cap.
+// memory bounded by the cap. A flip inside a compressed region that is
+// decoded is caught by its checksum: an error, or the same log when it
+// only touched padding bits.
 func TestTruncatedAndFlipped(t *testing.T) {
 	for name, data := range corruptionSamples(t) {
 		t.Run(name, func(t *testing.T) {
+			orig, err := Parse(bytes.NewReader(data), int64(len(data)), fuzzLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := checkedRegions(t, data)
 			for n := range len(data) {
 				checkHostile(t, data[:n], "prefix", n)
 			}
@@ -53,14 +62,47 @@ func TestTruncatedAndFlipped(t *testing.T) {
 					mask = 0x01
 				}
 				flipped[i] ^= mask
-				checkHostile(t, flipped, "flip", i)
+				l := checkHostile(t, flipped, "flip", i)
+				if l != nil && inside(checked, uint64(i)) && !reflect.DeepEqual(l, orig) {
+					t.Fatalf("flip %#x at %d, in a checksummed region, parsed to another log", mask, i)
+				}
 				flipped[i] ^= mask
 			}
 		})
 	}
 }
 
-func checkHostile(t *testing.T, data []byte, what string, at int) {
+// checkedRegions are the regions of a compressed log whose data is
+// decoded, so checked by the decompressor: the job, the names and the
+// modules this package reads.
+func checkedRegions(t *testing.T, data []byte) []regionMap {
+	h, err := readHeader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.comp == compNone {
+		return nil
+	}
+	job, err := h.jobRegion(int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []regionMap{job, h.names}
+	for id, kind := range decodedKinds {
+		if _, ok := kind.layouts[int(h.modVer[id])]; ok {
+			out = append(out, h.mods[id])
+		}
+	}
+	return out
+}
+
+func inside(regions []regionMap, off uint64) bool {
+	return slices.ContainsFunc(regions, func(m regionMap) bool { return off >= m.off && off < m.off+m.len })
+}
+
+// checkHostile parses data and checks what holds for any input; it
+// returns the log, nil on an error.
+func checkHostile(t *testing.T, data []byte, what string, at int) *Log {
 	t.Helper()
 	before := totalAlloc()
 	l, err := Parse(bytes.NewReader(data), int64(len(data)), fuzzLimits)
@@ -71,6 +113,7 @@ func checkHostile(t *testing.T, data []byte, what string, at int) {
 	if err == nil && what == "prefix" {
 		t.Fatalf("prefix of %d bytes parsed without error", at)
 	}
+	return l
 }
 
 // checkParseResult holds for any input: an error is a *FormatError, and
