@@ -16,6 +16,10 @@ const (
 	GfortranFormattedDefault = 8192
 )
 
+// StdioBUFSIZ is glibc's BUFSIZ, the largest default stdio buffer: a
+// FILE's buffer is st_blksize when that is smaller, else BUFSIZ.
+const StdioBUFSIZ = 8192
+
 // ReferenceSizes are the default buffers a recommendation is judged
 // against, for iobench.Config.ReferenceSizes.
 func ReferenceSizes() []int64 { return []int64{GfortranFormattedDefault, GfortranUnformattedDefault} }
@@ -55,7 +59,7 @@ type Recommendation struct {
 type Gfortran struct {
 	UnformattedDefault          int64   `json:"unformatted_default"`           // 131072 bytes
 	UnformattedDefaultMiBPerSec float64 `json:"unformatted_default_mib_per_s"` // median at that size
-	FormattedDefault            int64   `json:"formatted_default"`             // 8192 bytes
+	FormattedDefault            int64   `json:"formatted_default"`             // GfortranFormattedDefault
 	FormattedDefaultMiBPerSec   float64 `json:"formatted_default_mib_per_s"`   // median at that size
 	// DefaultIsEnough: the unformatted default is within noise of the
 	// plateau (Verdict VerdictEnough).

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // Runtimes HowToApply covers, by the names FilterApply takes.
@@ -52,7 +52,6 @@ var runtimeAliases = map[string]string{
 // throughput where the curve is not yet flat.
 const (
 	fortBlockDefault     = 128 << 10 // Intel Fortran BLOCKSIZE (OPEN: BLOCKSIZE specifier)
-	stdioDefault         = 8192      // glibc: min(st_blksize, BUFSIZ)
 	romioCBDefault       = 16 << 20  // ROMIO cb_buffer_size
 	romioIndWrDefault    = 512 << 10 // ROMIO ind_wr_buffer_size
 	ompioBytesPerAgg     = 32 << 20  // io_ompio_bytes_per_agg (ompi_info, Open MPI 4.1)
@@ -183,7 +182,7 @@ func (a applier) provenance(rt string, measured bool) string {
 	if measured {
 		return fmt.Sprintf("Measured through %s itself (iobench runtime) at this buffer size.", RuntimeTitle(rt))
 	}
-	s := fmt.Sprintf("Not measured through %s: inferred from the write(2) sweep, which measured calls of %s reaching the plateau", RuntimeTitle(rt), knee.FormatSize(a.k))
+	s := fmt.Sprintf("Not measured through %s: inferred from the write(2) sweep, which measured calls of %s reaching the plateau", RuntimeTitle(rt), units.FormatSize(a.k))
 	switch rt {
 	case RuntimeLibgfortran:
 		s += " and " + a.defaultWords() + "; check it with `iobench runtime gfortran`"
@@ -239,16 +238,17 @@ func (a applier) libgfortran() []Apply {
 		m := a.measured(rt, v)
 		small = append(small, Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(v), Measured: m,
 			Note: fmt.Sprintf("%sFor many records smaller than the knee: at the end of each record libgfortran writes its buffer out once it is at least half full, so calls are just over half the buffer, and twice the knee (%s) keeps them at or above it. It serves converted data too, in calls of %s, if the curve stays on the plateau there.%s %s",
-				plain, knee.FormatSize(a.k), knee.FormatSize(v), memoryNote(v), a.provenance(rt, m)),
+				plain, units.FormatSize(a.k), units.FormatSize(v), memoryNote(v), a.provenance(rt, m)),
 			Comment: "or, for many small records: calls of just over half of it" + memoryComment(v)})
 	} else {
-		conv.Note += fmt.Sprintf(" Also enough for small records, which go out in calls of just over half the buffer (%s).", knee.FormatSize(buf/2))
+		conv.Note += fmt.Sprintf(" Also enough for small records, which go out in calls of just over half the buffer (%s).", units.FormatSize(buf/2))
 	}
 	conv.Note += memoryNote(buf) + " " + a.provenance(rt, conv.Measured)
 	conv.Comment += memoryComment(buf)
 	fbuf := int64(max(a.b, GfortranFormattedDefault))
 	formatted := Apply{Runtime: rt, Setting: "GFORTRAN_FORMATTED_BUFFER_SIZE", Value: bytesValue(fbuf),
-		Note:    "Formatted (text) files; the default is 8192 bytes. Converting numbers to text often costs more than small writes do, so expect a smaller gain." + memoryNote(fbuf) + " " + prov,
+		Note: fmt.Sprintf("Formatted (text) files; the default is %d bytes. Converting numbers to text often costs more than small writes do, so expect a smaller gain.%s %s",
+			GfortranFormattedDefault, memoryNote(fbuf), prov),
 		Comment: "formatted files" + memoryComment(fbuf)}
 	if fbuf == GfortranFormattedDefault {
 		formatted.Comment = "formatted files: the default already reaches the knee"
@@ -261,14 +261,14 @@ func memoryNote(n int64) string {
 	if n < bigBuffer {
 		return ""
 	}
-	return fmt.Sprintf(" Each open unit allocates its own %s buffer: 100 open units take %s.", knee.FormatSize(n), knee.FormatSize(100*n))
+	return fmt.Sprintf(" Each open unit allocates its own %s buffer: 100 open units take %s.", units.FormatSize(n), units.FormatSize(100*n))
 }
 
 func memoryComment(n int64) string {
 	if n < bigBuffer {
 		return ""
 	}
-	return fmt.Sprintf("; %s per open unit", knee.FormatSize(n))
+	return fmt.Sprintf("; %s per open unit", units.FormatSize(n))
 }
 
 // intelFortran: buffered output in blocks of FORT_BLOCKSIZE. Intel's
@@ -294,10 +294,11 @@ func (a applier) intelFortran() []Apply {
 
 func (a applier) stdio() Apply {
 	rt := RuntimeStdio
-	v := max(a.b, stdioDefault)
+	v := max(a.b, StdioBUFSIZ)
 	m := a.measured(rt, v)
 	return Apply{Runtime: rt, Setting: "setvbuf", Value: fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d);", v), Measured: m,
-		Note:    "After fopen, before the first I/O on f. glibc's default buffer is st_blksize, at most 8192 bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call." + memoryNote(v) + " " + a.provenance(rt, m),
+		Note: fmt.Sprintf("After fopen, before the first I/O on f. glibc's default buffer is st_blksize, at most %d bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call.%s %s",
+			StdioBUFSIZ, memoryNote(v), a.provenance(rt, m)),
 		Comment: "in C, after fopen" + memoryComment(v)}
 }
 
@@ -362,13 +363,13 @@ func (a applier) lustre() []Apply {
 		note += "The stripe size now is unknown (lfs getstripe -d <dir> shows it): if it is already this or larger, keep it. "
 		comment = "unless lfs getstripe -d <dir> shows this or more already"
 	case a.f.StripeSize == a.stripe && a.stripe > roundUp(a.b, lustreStripeMultiple):
-		note += fmt.Sprintf("The stripe size now is %s, already above the buffer: no change is needed. ", knee.FormatSize(a.f.StripeSize))
+		note += fmt.Sprintf("The stripe size now is %s, already above the buffer: no change is needed. ", units.FormatSize(a.f.StripeSize))
 		comment = "the stripe size now: no change is needed"
 	case a.f.StripeSize == a.stripe:
-		note += fmt.Sprintf("The stripe size now is %s, already this: no change is needed. ", knee.FormatSize(a.f.StripeSize))
+		note += fmt.Sprintf("The stripe size now is %s, already this: no change is needed. ", units.FormatSize(a.f.StripeSize))
 		comment = "the stripe size now: no change is needed"
 	default:
-		note += fmt.Sprintf("The stripe size now is %s (lfs getstripe). ", knee.FormatSize(a.f.StripeSize))
+		note += fmt.Sprintf("The stripe size now is %s (lfs getstripe). ", units.FormatSize(a.f.StripeSize))
 	}
 	return []Apply{{Runtime: RuntimeLustre, Setting: "lfs setstripe -S", Value: bytesValue(a.stripe), Comment: comment,
 		Note: note + a.provenance(RuntimeLustre, false)}}
@@ -381,7 +382,7 @@ func (a applier) gpfs() []Apply {
 		return nil
 	}
 	bs := a.f.FS.BlockSize
-	note := fmt.Sprintf("The file system's block size (statfs f_bsize), fixed when it was made (mmcrfs -B), not per file: keep writes and buffers whole, aligned blocks; the knee is %s", knee.FormatSize(a.k))
+	note := fmt.Sprintf("The file system's block size (statfs f_bsize), fixed when it was made (mmcrfs -B), not per file: keep writes and buffers whole, aligned blocks; the knee is %s", units.FormatSize(a.k))
 	if a.k < bs {
 		note += ", below the block size, so buffers of whole blocks cost memory without a measured gain"
 	}

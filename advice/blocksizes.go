@@ -5,6 +5,7 @@ import (
 
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // Values of BlockSizes.AgreesWith.
@@ -61,7 +62,7 @@ type reported struct {
 func blockNote(kneeSize int64, sizes []reported) string {
 	var agree, others []string
 	for _, r := range sizes {
-		s := r.name + " " + knee.FormatSize(r.size)
+		s := r.name + " " + units.FormatSize(r.size)
 		switch {
 		case r.size == kneeSize:
 			agree = append(agree, s)
@@ -75,9 +76,9 @@ func blockNote(kneeSize int64, sizes []reported) string {
 			others = append(others, s+" is above it")
 		}
 	}
-	head := "knee " + knee.FormatSize(kneeSize) + " matches neither block size"
+	head := "knee " + units.FormatSize(kneeSize) + " matches neither block size"
 	if len(agree) > 0 {
-		head = "knee " + knee.FormatSize(kneeSize) + " matches " + strings.Join(agree, " and ")
+		head = "knee " + units.FormatSize(kneeSize) + " matches " + strings.Join(agree, " and ")
 	}
 	return strings.Join(append([]string{head}, others...), "; ")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // gfortran tests the runs at libgfortran's two default buffer sizes against
@@ -49,7 +50,7 @@ func defaultFigure(c curve, kind string, size int64, notes []string) (float64, [
 	case !ok:
 		return 0, append(notes, notMeasured(kind, size, c))
 	case !c.measured(size):
-		return v, append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it to the sizes measured)", kind, knee.FormatSize(size)))
+		return v, append(notes, fmt.Sprintf("the %s default (%s) was not measured; its figure is interpolated between the neighbouring sizes, and only a measured size is tested against the plateau (add it to the sizes measured)", kind, units.FormatSize(size)))
 	}
 	return v, notes
 }
@@ -80,8 +81,8 @@ func export(name string, bytes int64) string {
 func notMeasured(kind string, size int64, c curve) string {
 	lo, hi := c.span()
 	if hi == 0 {
-		return fmt.Sprintf("the %s default (%s) was not measured: the curve is empty", kind, knee.FormatSize(size))
+		return fmt.Sprintf("the %s default (%s) was not measured: the curve is empty", kind, units.FormatSize(size))
 	}
 	return fmt.Sprintf("the %s default (%s) is outside the measured range %s .. %s; include it in the sizes measured to compare",
-		kind, knee.FormatSize(size), knee.FormatSize(lo), knee.FormatSize(hi))
+		kind, units.FormatSize(size), units.FormatSize(lo), units.FormatSize(hi))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // summary is one sentence on the buffer size, a note when its knee is not
@@ -39,10 +40,10 @@ func bufferSentence(k knee.Result, c curve) string {
 	case knee.ShapeFlat:
 		_, hi := c.span()
 		return fmt.Sprintf("Any write size from %s to %s works: every size reaches %.0f%% of the %.1f MiB/s plateau within noise, so the smallest is recommended.",
-			sizeBytes(k.WriteSize), knee.FormatSize(hi), pct, plateau)
+			sizeBytes(k.WriteSize), units.FormatSize(hi), pct, plateau)
 	case knee.ShapeDeclines:
 		return fmt.Sprintf("Use writes of %s, the knee: from there the curve is within noise of %.0f%% of the %.1f MiB/s plateau, which lasts up to %s; larger writes are slower again (best %.1f MiB/s at %s).",
-			sizeBytes(k.WriteSize), pct, plateau, knee.FormatSize(k.DeclinesAbove), k.BestMiBPerSec, knee.FormatSize(k.BestSize))
+			sizeBytes(k.WriteSize), pct, plateau, units.FormatSize(k.DeclinesAbove), k.BestMiBPerSec, units.FormatSize(k.BestSize))
 	default:
 		return fmt.Sprintf("Use writes of at least %s: from there the curve is within noise of %.0f%% of the %.1f MiB/s plateau.",
 			sizeBytes(k.WriteSize), pct, plateau)
@@ -57,7 +58,7 @@ func provisional(k knee.Estimate) string {
 	}
 	s := "This knee is not established"
 	if k.CILow > 0 && k.CIHigh > k.CILow {
-		s += fmt.Sprintf(" (likely between %s and %s; %s is the safe choice)", knee.FormatSize(k.CILow), knee.FormatSize(k.CIHigh), knee.FormatSize(k.CIHigh))
+		s += fmt.Sprintf(" (likely between %s and %s; %s is the safe choice)", units.FormatSize(k.CILow), units.FormatSize(k.CIHigh), units.FormatSize(k.CIHigh))
 	}
 	return s + ": " + StatusWords(k) + "."
 }
@@ -154,7 +155,7 @@ func share(k knee.Result, v float64) float64 {
 // sizeBytes is "256 KiB (262144 bytes)": humanized to read, bytes to copy
 // into a flag or an environment variable.
 func sizeBytes(n int64) string {
-	h := knee.FormatSize(n)
+	h := units.FormatSize(n)
 	if strings.HasSuffix(h, " B") {
 		return fmt.Sprintf("%d bytes", n)
 	}

@@ -217,7 +217,7 @@ func (c curve) shape(fraction float64, k, end int) string {
 func risingReason(c curve) string {
 	last := c.len() - 1
 	return fmt.Sprintf("no plateau reached: throughput still rising at %s (%.1f MiB/s, %.1f at %s)",
-		FormatSize(c.size[last]), c.raw[last], c.raw[last-1], FormatSize(c.size[last-1]))
+		units.FormatSize(c.size[last]), c.raw[last], c.raw[last-1], units.FormatSize(c.size[last-1]))
 }
 
 func reason(r Result, c curve) string {
@@ -229,18 +229,19 @@ func reason(r Result, c curve) string {
 	case ShapeDeclines:
 		last := c.len() - 1
 		return fmt.Sprintf("throughput declines above %s: best %.1f MiB/s at %s, %.1f MiB/s at %s (below %.0f%% of the %.1f MiB/s plateau); knee at %s",
-			FormatSize(r.DeclinesAbove), r.BestMiBPerSec, FormatSize(r.BestSize),
-			c.raw[last], FormatSize(c.size[last]), pct, r.PlateauMiBPerSec, FormatSize(r.WriteSize))
+			units.FormatSize(r.DeclinesAbove), r.BestMiBPerSec, units.FormatSize(r.BestSize),
+			c.raw[last], units.FormatSize(c.size[last]), pct, r.PlateauMiBPerSec, units.FormatSize(r.WriteSize))
 	}
 	if r.Centered {
 		return fmt.Sprintf("the knee is %s, the middle of the sizes the runs cannot tell apart; from there throughput stays within the noise of %.0f%% of the %.1f MiB/s plateau",
-			FormatSize(r.WriteSize), pct, r.PlateauMiBPerSec)
+			units.FormatSize(r.WriteSize), pct, r.PlateauMiBPerSec)
 	}
 	return fmt.Sprintf("throughput reaches %.0f%% of the %.1f MiB/s plateau at %s and stays there",
-		pct, r.PlateauMiBPerSec, FormatSize(r.WriteSize))
+		pct, r.PlateauMiBPerSec, units.FormatSize(r.WriteSize))
 }
 
-// FormatSize writes a byte count in binary units when it is an exact
-// multiple of one ("64 KiB", "16 MiB"), else in bytes. It is for Reason and
-// Note text only; Result fields stay in bytes.
+// FormatSize is units.FormatSize.
+//
+// Deprecated: call units.FormatSize; this stays only while report's app
+// renderers (report/apptext.go) call it.
 func FormatSize(n int64) string { return units.FormatSize(n) }

@@ -3,6 +3,8 @@ package knee
 import (
 	"fmt"
 	"slices"
+
+	"github.com/iobench/iobench/units"
 )
 
 // Spread summarises how the knee moves between repeats of a whole sweep.
@@ -52,14 +54,14 @@ func spreadNote(sp Spread, nFound int) string {
 	case nFound == 0:
 		return fmt.Sprintf("no knee in any of %d rounds", n)
 	case n == 1:
-		return fmt.Sprintf("knee at %s in the only round; repeat to judge stability", FormatSize(sp.Min))
+		return fmt.Sprintf("knee at %s in the only round; repeat to judge stability", units.FormatSize(sp.Min))
 	}
 	var note string
 	if sp.Min == sp.Max {
-		note = fmt.Sprintf("knee at %s in %d of %d rounds", FormatSize(sp.Min), nFound, n)
+		note = fmt.Sprintf("knee at %s in %d of %d rounds", units.FormatSize(sp.Min), nFound, n)
 	} else {
 		note = fmt.Sprintf("knees range from %s to %s across %d rounds (a factor of %.3g)",
-			FormatSize(sp.Min), FormatSize(sp.Max), nFound, float64(sp.Max)/float64(sp.Min))
+			units.FormatSize(sp.Min), units.FormatSize(sp.Max), nFound, float64(sp.Max)/float64(sp.Min))
 	}
 	if nFound < n {
 		note += fmt.Sprintf("; no knee in %d of %d rounds", n-nFound, n)

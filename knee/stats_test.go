@@ -60,18 +60,3 @@ func TestCV(t *testing.T) {
 		})
 	}
 }
-
-func TestFormatSize(t *testing.T) {
-	tests := []struct {
-		n    int64
-		want string
-	}{
-		{0, "0 B"}, {512, "512 B"}, {1536, "1536 B"}, {kib, "1 KiB"}, {3 * kib, "3 KiB"},
-		{64 * mib, "64 MiB"}, {1 << 30, "1 GiB"}, {1 << 40, "1 TiB"},
-	}
-	for _, tt := range tests {
-		if got := knee.FormatSize(tt.n); got != tt.want {
-			t.Errorf("FormatSize(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}

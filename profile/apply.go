@@ -8,7 +8,7 @@ import (
 
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // Overrides are the settings a caller set explicitly; a profile leaves
@@ -94,12 +94,12 @@ func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet Overrides
 	case isSet[iobench.SetMaxSize]:
 		if want > hi {
 			notes = append(notes, fmt.Sprintf("%s: keeping %s %s, though %s would sweep to %s; the knee may lie beyond %[2]s",
-				p.Name, iobench.SetMaxSize.Ref(), size(hi), orProfile(derived), size(want)))
+				p.Name, iobench.SetMaxSize.Ref(), units.FormatSize(hi), orProfile(derived), units.FormatSize(want)))
 		}
 	default:
 		hi = max(want, lo)
 		if derived != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s -> sweeping to %s", p.Name, derived, size(hi)))
+			notes = append(notes, fmt.Sprintf("%s: %s -> sweeping to %s", p.Name, derived, units.FormatSize(hi)))
 		}
 	}
 	if !isSet[iobench.SetMaxSize] {
@@ -129,7 +129,7 @@ func (p Profile) fitData(data, lo, hi int64) (int64, string, error) {
 			Reason: fmt.Sprintf("%s sweeps from %d bytes, more than the data per run (%d bytes); raise %s", p.Name, lo, data, iobench.SetCount.Ref())}
 	}
 	note := fmt.Sprintf("%s: the data per run is only %s; sweeping to %s instead of %s (raise %s to go further)",
-		p.Name, size(data), size(capped), size(hi), iobench.SetCount.Ref())
+		p.Name, units.FormatSize(data), units.FormatSize(capped), units.FormatSize(hi), iobench.SetCount.Ref())
 	return capped, note, nil
 }
 
@@ -176,7 +176,7 @@ func wsize(fs fsinfo.Info) (int64, string) {
 			continue
 		}
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
-			return n, "wsize " + size(n)
+			return n, "wsize " + units.FormatSize(n)
 		}
 		return 0, fmt.Sprintf("wsize %q unreadable", v)
 	}
@@ -188,7 +188,7 @@ func known(name string, n int64) (int64, string) {
 	if n <= 0 {
 		return 0, name + " unknown"
 	}
-	return n, name + " " + size(n)
+	return n, name + " " + units.FormatSize(n)
 }
 
 func orProfile(derived string) string {
@@ -213,6 +213,3 @@ func floorPow2(n int64) int64 {
 	}
 	return 1 << (bits.Len64(uint64(n)) - 1)
 }
-
-// size is a byte count for notes: "16 MiB", or bytes when not a whole unit.
-func size(n int64) string { return knee.FormatSize(n) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/units"
 )
 
 // Env is how Apply runs commands (only `lfs getstripe`, on Lustre), so
@@ -53,7 +54,7 @@ func stripeSize(dir string, fs fsinfo.Info, env Env) (int64, string) {
 	if err != nil {
 		return stBlksize(fs, err.Error())
 	}
-	return n, "stripe size " + size(n) + " (lfs getstripe)"
+	return n, "stripe size " + units.FormatSize(n) + " (lfs getstripe)"
 }
 
 // StripeSize is the stripe size new files in dir get, from `lfs getstripe

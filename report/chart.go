@@ -7,6 +7,7 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // chartRows is the height of the terminal chart: each row is a tenth of
@@ -34,7 +35,7 @@ func chart(rows []iobench.SizeResult, k knee.Result) []string {
 	}
 	lines = append(lines, fmt.Sprintf("%*s +%s", width, "0", strings.Repeat("--", len(rows))))
 	if i := kneeColumn(rows, k); i >= 0 {
-		lines = append(lines, fmt.Sprintf("%*s   %s^ knee (%s)", width, "", strings.Repeat("  ", i), knee.FormatSize(k.WriteSize)))
+		lines = append(lines, fmt.Sprintf("%*s   %s^ knee (%s)", width, "", strings.Repeat("  ", i), units.FormatSize(k.WriteSize)))
 	}
 	lines = append(lines, fmt.Sprintf("%*s  one column per size, %s to %s", width, "",
 		sizeName(rows[0].WriteSize), sizeName(rows[len(rows)-1].WriteSize)))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // printer builds a report in memory. Reporters render into it and write
@@ -32,7 +33,7 @@ func (p *printer) flushTo(w io.Writer) error {
 }
 
 // sizeName is a write size for people: exact binary units when the size is
-// a whole number of them ("64 KiB", as knee.FormatSize writes in its
+// a whole number of them ("64 KiB", as units.FormatSize writes in its
 // sentences), else rounded ("7.8 KiB"); tables carry the exact bytes too.
 func sizeName(n int64) string {
 	if n > 0 && n%1024 != 0 {
@@ -41,7 +42,7 @@ func sizeName(n int64) string {
 		}
 		return humanize.IBytes(uint64(n))
 	}
-	return knee.FormatSize(n)
+	return units.FormatSize(n)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

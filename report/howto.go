@@ -7,7 +7,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // howToApply is the recommendation's how-to-apply block: for a write knee
@@ -53,7 +53,7 @@ func applyHeader(r *Report, reasons string) string {
 	if !rec.KneeEstablished {
 		how = "the knee is not established, so these are provisional; " + how
 	}
-	return fmt.Sprintf("how to apply it, from the %s knee (%s; %s):", knee.FormatSize(rec.BufferSize), how, reasons)
+	return fmt.Sprintf("how to apply it, from the %s knee (%s; %s):", units.FormatSize(rec.BufferSize), how, reasons)
 }
 
 // hintsFile is the name the block gives ROMIO's hints file.
@@ -111,7 +111,7 @@ const maxAligned = 56
 func commentLine(a advice.Apply) string {
 	switch {
 	case a.Runtime == advice.RuntimeGPFS:
-		return fmt.Sprintf("%s %s (%s)", a.Setting, a.Value, knee.FormatSize(parseBytes(a.Value)))
+		return fmt.Sprintf("%s %s (%s)", a.Setting, a.Value, units.FormatSize(parseBytes(a.Value)))
 	case a.Setting == "setvbuf" || a.Setting == "H5Pset_alignment":
 		return a.Value
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // KneeLine says where the curve levels off, in words that fit its shape,
@@ -31,7 +32,7 @@ func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
 			kneeAt(k), k.MiBPerSec, t.kneeShare(), declineWords(k.Result), bandWords(k.Result), t.bandPct(), t.lowWords(), t.declineClaim())
 	case knee.ShapeFlat:
 		return fmt.Sprintf("none, write size does not matter in this range: no size from %s up (%.1f MiB/s) is measurably below %s of the %.1f MiB/s plateau%s; try a smaller --min",
-			knee.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
+			units.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
 	case knee.ShapeRising:
 		return "none, " + orDefault(k.Reason, "throughput is still rising at the largest size") + "; extend --max"
 	}
@@ -41,9 +42,9 @@ func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
 // kneeAt is the knee's size in words and bytes, with the interval it may
 // be in when that is wider than the knee.
 func kneeAt(k knee.Estimate) string {
-	s := fmt.Sprintf("%s (%d bytes", knee.FormatSize(k.WriteSize), k.WriteSize)
+	s := fmt.Sprintf("%s (%d bytes", units.FormatSize(k.WriteSize), k.WriteSize)
 	if k.CILow > 0 && k.CIHigh > 0 && (k.CILow != k.WriteSize || k.CIHigh != k.WriteSize) {
-		s += fmt.Sprintf("; likely between %s and %s", knee.FormatSize(k.CILow), knee.FormatSize(k.CIHigh))
+		s += fmt.Sprintf("; likely between %s and %s", units.FormatSize(k.CILow), units.FormatSize(k.CIHigh))
 	}
 	return s + ")"
 }
@@ -92,7 +93,7 @@ func (t facts) lowWords() string {
 	var low []string
 	for _, s := range t.sizes {
 		if t.inBand(s) && s != t.k.WriteSize && t.share[s] < t.k.Fraction {
-			low = append(low, fmt.Sprintf("%s at %s", knee.FormatSize(s), t.pct(s)))
+			low = append(low, fmt.Sprintf("%s at %s", units.FormatSize(s), t.pct(s)))
 		}
 	}
 	if len(low) == 0 {
@@ -108,9 +109,9 @@ func (t facts) declineClaim() string {
 		if s <= t.k.DeclinesAbove {
 			continue
 		}
-		above = append(above, fmt.Sprintf("%s at %s", knee.FormatSize(s), t.pct(s)))
+		above = append(above, fmt.Sprintf("%s at %s", units.FormatSize(s), t.pct(s)))
 		if t.share[s] >= t.k.Fraction {
-			reach = append(reach, knee.FormatSize(s))
+			reach = append(reach, units.FormatSize(s))
 		}
 	}
 	if len(reach) > 0 {
@@ -137,17 +138,17 @@ func sharePct(share, fraction float64) string {
 // size) and where it falls.
 func declineWords(k knee.Result) string {
 	if k.BestSize > 0 && k.BestSize <= k.DeclinesAbove {
-		return fmt.Sprintf("peaks around %s (best %.1f MiB/s) and declines above %s", knee.FormatSize(k.BestSize), k.BestMiBPerSec, knee.FormatSize(k.DeclinesAbove))
+		return fmt.Sprintf("peaks around %s (best %.1f MiB/s) and declines above %s", units.FormatSize(k.BestSize), k.BestMiBPerSec, units.FormatSize(k.DeclinesAbove))
 	}
-	return "declines above " + knee.FormatSize(k.DeclinesAbove)
+	return "declines above " + units.FormatSize(k.DeclinesAbove)
 }
 
 // bandWords names the sizes within the plateau band of a declining curve.
 func bandWords(k knee.Result) string {
 	if k.WriteSize == k.DeclinesAbove {
-		return "only " + knee.FormatSize(k.WriteSize) + " is"
+		return "only " + units.FormatSize(k.WriteSize) + " is"
 	}
-	return fmt.Sprintf("sizes from %s to %s are", knee.FormatSize(k.WriteSize), knee.FormatSize(k.DeclinesAbove))
+	return fmt.Sprintf("sizes from %s to %s are", units.FormatSize(k.WriteSize), units.FormatSize(k.DeclinesAbove))
 }
 
 // KneeShown reports whether k has a knee worth marking on a table or a
@@ -174,9 +175,9 @@ func kneedleNote(k knee.Result) string {
 	case k.Found && k.KneedleSize == k.WriteSize:
 		return "; the Kneedle method agrees"
 	case k.Found:
-		return fmt.Sprintf("; the Kneedle method, which finds the sharpest bend, puts the knee at %s", knee.FormatSize(k.KneedleSize))
+		return fmt.Sprintf("; the Kneedle method, which finds the sharpest bend, puts the knee at %s", units.FormatSize(k.KneedleSize))
 	}
-	return fmt.Sprintf("; the Kneedle method finds the sharpest bend at %s", knee.FormatSize(k.KneedleSize))
+	return fmt.Sprintf("; the Kneedle method finds the sharpest bend at %s", units.FormatSize(k.KneedleSize))
 }
 
 func orDefault(s, def string) string {
@@ -193,7 +194,7 @@ func StabilityLine(sp knee.Spread) string {
 	for i, k := range sp.Knees {
 		per[i] = "none"
 		if k > 0 {
-			per[i] = knee.FormatSize(k)
+			per[i] = units.FormatSize(k)
 		}
 	}
 	s := "knee stability: " + sp.Note

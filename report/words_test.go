@@ -12,6 +12,7 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // randomReport is a sweep of a random curve: a rise to a knee, sometimes a
@@ -102,7 +103,7 @@ func checkWords(r *Report, text string) error {
 	if !KneeShown(k.Result) {
 		return nil
 	}
-	name := knee.FormatSize(k.WriteSize)
+	name := units.FormatSize(k.WriteSize)
 	if kneeRow != name || !strings.Contains(kneeLine, fmt.Sprintf("(%s of the", cell[name])) {
 		return fmt.Errorf("knee %s: marked row %q, table share %s", name, kneeRow, cell[name])
 	}
@@ -120,19 +121,19 @@ func checkBand(r *Report, kneeLine, rec string, cell map[string]string) error {
 	k := r.Knee
 	f := tableFacts(k.Result, r.Results)
 	for _, s := range f.sizes {
-		named := strings.Contains(kneeLine, knee.FormatSize(s)+" at ")
+		named := strings.Contains(kneeLine, units.FormatSize(s)+" at ")
 		low := f.inBand(s) && s != k.WriteSize && f.share[s] < k.Fraction
 		if low && !named {
-			return fmt.Errorf("%s is in the band at %s, below %.0f%%, and the text does not say so", knee.FormatSize(s), cell[knee.FormatSize(s)], 100*k.Fraction)
+			return fmt.Errorf("%s is in the band at %s, below %.0f%%, and the text does not say so", units.FormatSize(s), cell[units.FormatSize(s)], 100*k.Fraction)
 		}
 		if s > k.DeclinesAbove && k.DeclinesAbove > 0 && f.share[s] >= k.Fraction && strings.Contains(kneeLine, "every larger size measures below") {
-			return fmt.Errorf("%s past the decline reaches the band, yet the text says every larger size is below", knee.FormatSize(s))
+			return fmt.Errorf("%s past the decline reaches the band, yet the text says every larger size is below", units.FormatSize(s))
 		}
 	}
 	if k.Shape == knee.ShapeDeclines {
 		best := slices.MaxFunc(r.Results, func(a, b iobench.SizeResult) int { return cmpFloat(a.MiBPerSec, b.MiBPerSec) })
 		if strings.Contains(kneeLine, "best") && !strings.Contains(kneeLine, fmt.Sprintf("(best %.1f MiB/s)", best.MiBPerSec)) {
-			return fmt.Errorf("the table's best is %.1f MiB/s at %s", best.MiBPerSec, knee.FormatSize(best.WriteSize))
+			return fmt.Errorf("the table's best is %.1f MiB/s at %s", best.MiBPerSec, units.FormatSize(best.WriteSize))
 		}
 	}
 	for size, phrase := range map[string]string{"128 KiB": "unformatted buffer reaches only ", "8 KiB": "the 8 KiB buffer reaches "} {

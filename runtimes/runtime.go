@@ -42,14 +42,10 @@ func runtimeNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Buffer sizes the runtimes use when nothing sets one.
-const (
-	// GfortranDefaultBuffer is libgfortran's unformatted buffer since GCC
-	// 9.2 (PR libfortran/91030).
-	GfortranDefaultBuffer = advice.GfortranUnformattedDefault
-	// StdioBUFSIZ is glibc's BUFSIZ: the largest default stdio buffer.
-	StdioBUFSIZ = 8192
-)
+// GfortranDefaultBuffer is libgfortran's unformatted buffer since GCC
+// 9.2 (PR libfortran/91030), used when nothing sets one; C stdio's
+// depends on the file (DefaultBuffer).
+const GfortranDefaultBuffer = advice.GfortranUnformattedDefault
 
 // SwapChunk is the staging area, in bytes, through which libgfortran
 // (BSWAP_BUFSZ in transfer.c) and the stdio writer byte-swap converted
@@ -67,8 +63,8 @@ func DefaultBuffer(rt Runtime, blksize int64) int64 {
 	if rt == Gfortran {
 		return GfortranDefaultBuffer
 	}
-	if blksize > 0 && blksize < StdioBUFSIZ {
+	if blksize > 0 && blksize < advice.StdioBUFSIZ {
 		return blksize
 	}
-	return StdioBUFSIZ
+	return advice.StdioBUFSIZ
 }

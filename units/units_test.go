@@ -61,7 +61,8 @@ func TestParseBytesRefusesJunk(t *testing.T) {
 }
 
 func TestFormatSize(t *testing.T) {
-	for n, want := range map[int64]string{1024: "1 KiB", 65536: "64 KiB", 1 << 20: "1 MiB", 1000: "1000 B", 3 << 19: "1536 KiB", 1 << 40: "1 TiB"} {
+	for n, want := range map[int64]string{0: "0 B", 512: "512 B", 1000: "1000 B", 1536: "1536 B", 1024: "1 KiB", 3 << 10: "3 KiB",
+		65536: "64 KiB", 1 << 20: "1 MiB", 3 << 19: "1536 KiB", 1 << 30: "1 GiB", 1 << 40: "1 TiB"} {
 		if got := units.FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}

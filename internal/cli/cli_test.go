@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // runCLI runs the command in-process and returns stdout, stderr and the
@@ -576,7 +576,7 @@ func TestDryRunPrintsThePlanTheSweepRuns(t *testing.T) {
 	for _, r := range doc.Results {
 		for _, s := range r.Samples {
 			if s.Round == 1 {
-				ran[s.Seq-1] = "write " + knee.FormatSize(s.WriteSize)
+				ran[s.Seq-1] = "write " + units.FormatSize(s.WriteSize)
 			}
 		}
 	}

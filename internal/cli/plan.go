@@ -9,7 +9,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // planLine is the one line printed before the first run: what will be
@@ -17,7 +17,7 @@ import (
 func planLine(cfg iobench.Config, dir string) string {
 	per := cfg.TotalBytes()
 	head := fmt.Sprintf("plan: %d write sizes (%s to %s) x %s per run (%d bytes)",
-		len(cfg.Sizes), knee.FormatSize(cfg.Sizes[0]), knee.FormatSize(cfg.MaxSize()), humanize.IBytes(uint64(per)), per)
+		len(cfg.Sizes), units.FormatSize(cfg.Sizes[0]), units.FormatSize(cfg.MaxSize()), humanize.IBytes(uint64(per)), per)
 	head += variantJobWords(cfg)
 	per *= int64(max(cfg.Jobs, 1))
 	if cfg.Auto {
@@ -78,13 +78,13 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	fmt.Fprintf(&b, "i/o:      %s\n", ioPlanLine(cfg))
 	var sizes []string
 	for _, s := range cfg.Sizes {
-		sizes = append(sizes, fmt.Sprintf("%s (%d)", knee.FormatSize(s), s))
+		sizes = append(sizes, fmt.Sprintf("%s (%d)", units.FormatSize(s), s))
 	}
 	fmt.Fprintf(&b, "sizes:    %s\n", strings.Join(sizes, ", "))
 	order := iobench.RoundRuns(cfg, 1, cfg.Sizes, iobench.PlanRand(cfg), 0)
 	var first []string
 	for _, r := range order {
-		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, knee.FormatSize(r.WriteSize), variantTag(cfg, r.Variant)))
+		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), variantTag(cfg, r.Variant)))
 	}
 	fmt.Fprintf(&b, "round 1:  %s\n", strings.Join(first, ", "))
 	if cfg.Auto {

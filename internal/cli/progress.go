@@ -13,7 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // liveObserver prints one line per finished run on stderr and, on a
@@ -107,7 +107,7 @@ func (o *liveObserver) poll() {
 
 func (o *liveObserver) WarmupStarted() {
 	o.printLine(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
-		humanize.IBytes(uint64(o.cfg.TotalBytes())), knee.FormatSize(o.cfg.MaxSize())))
+		humanize.IBytes(uint64(o.cfg.TotalBytes())), units.FormatSize(o.cfg.MaxSize())))
 }
 
 func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) { o.roundPlanned(round, len(runs)) }
@@ -136,7 +136,7 @@ func (o *liveObserver) expectedBytes() int64 {
 }
 
 func (o *liveObserver) RunStarted(r iobench.Run) {
-	o.runStarted(fmt.Sprintf("%s %s %s%s", r.Mode, knee.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant)))
+	o.runStarted(fmt.Sprintf("%s %s %s%s", r.Mode, units.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant)))
 }
 
 // runStarted starts counting a timed run, described by current.
@@ -285,7 +285,7 @@ func (o *liveObserver) estimate(first time.Duration) string {
 // runLine is one finished run in at most lineWidth columns.
 func runLine(s iobench.Sample, round string) string {
 	return fmt.Sprintf("%-5s %7s %9d B %-9s %9.1f MiB/s %8.3f s %8d calls",
-		s.Mode, knee.FormatSize(s.WriteSize), s.WriteSize, round, s.MiBPerSec(), s.Seconds, s.Calls)
+		s.Mode, units.FormatSize(s.WriteSize), s.WriteSize, round, s.MiBPerSec(), s.Seconds, s.Calls)
 }
 
 func (o *liveObserver) printLine(line string) {

@@ -19,9 +19,9 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/units"
 )
 
 // Defaults of `iobench runtime`.
@@ -301,7 +301,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 			iobench.MinAutoRounds, budget)
 	}
 	fmt.Fprintf(j.stderr, "iobench: %s: %d cases x %s of %s each, shuffled (seed %d)\n", j.rt, len(j.plan.Cases()), rounds,
-		knee.FormatSize(j.plan.Bytes()), j.plan.Seed)
+		units.FormatSize(j.plan.Bytes()), j.plan.Seed)
 	j.env.active.Store(w) // a second Ctrl-C kills the writer and removes its file
 	defer j.env.active.Store(nil)
 	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
@@ -519,7 +519,7 @@ func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
 
 func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
 	o.follow(s.Seq)
-	o.live.runStarted(fmt.Sprintf("%s %s %s r%d", s.Layout, shortOrder(s.Convert), knee.FormatSize(s.BufferBytes), s.Round))
+	o.live.runStarted(fmt.Sprintf("%s %s %s r%d", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes), s.Round))
 }
 
 func (o *runtimeObserver) follow(seq int) {
@@ -544,9 +544,9 @@ func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
 // bufferWord is the case's buffer, marked when it is the runtime's default.
 func bufferWord(c runtimes.Case) string {
 	if c.Default {
-		return knee.FormatSize(c.BufferBytes) + " (default)"
+		return units.FormatSize(c.BufferBytes) + " (default)"
 	}
-	return knee.FormatSize(c.BufferBytes)
+	return units.FormatSize(c.BufferBytes)
 }
 
 // shortOrder keeps the bar's description short: BE, LE for the

@@ -23,6 +23,7 @@ import (
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/units"
 )
 
 // Every plot is 8x5 inches, which reads at a glance on a screen and in a
@@ -382,7 +383,7 @@ func (s series) addKnee(p *gplot.Plot) error {
 		return err
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: s.color, Radius: vg.Points(8), Shape: thickRing{}}
-	label, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{"knee " + knee.FormatSize(s.knee.WriteSize)}})
+	label, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{"knee " + units.FormatSize(s.knee.WriteSize)}})
 	if err != nil {
 		return err
 	}
@@ -426,7 +427,7 @@ func addBlockSizes(p *gplot.Plot, runs []report.Run, y float64) error {
 	}
 	lo, hi := sizeRange(runs)
 	for _, bs := range slices.Sorted(maps.Keys(fsByBlock)) {
-		text := "f_bsize " + knee.FormatSize(bs)
+		text := "f_bsize " + units.FormatSize(bs)
 		if len(runs) > 1 {
 			text += " (" + strings.Join(fsByBlock[bs], ", ") + ")"
 		}
@@ -513,7 +514,7 @@ func (sizeTicker) Ticks(min, max float64) []gplot.Tick {
 	for e := lo; e <= hi; e++ {
 		t := gplot.Tick{Value: math.Ldexp(1, e)}
 		if step <= 1 || e%step == 0 {
-			t.Label = knee.FormatSize(int64(1) << e)
+			t.Label = units.FormatSize(int64(1) << e)
 		}
 		ticks = append(ticks, t)
 	}
