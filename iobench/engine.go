@@ -99,7 +99,7 @@ type Runner struct {
 	prefix   string
 	moved    atomic.Int64 // bytes of the current run, for progress bars
 	verified Verified     // what --verify checked so far
-	phase    atomic.Int32 // a Phase
+	phase    livePhase
 	stop     atomic.Bool
 	mu       sync.Mutex
 	files    map[string]FileID // data files created and not yet removed
@@ -113,10 +113,7 @@ type Runner struct {
 	jobs     []*Runner // with Config.Jobs above 1, the writers Run runs
 
 	overwrite string           // with Config.Overwrite: the one file every write run writes into
-	fullPass  bool             // the pass under way moves all the data whatever TimeLimit says
-	cut       *atomic.Bool     // set once the current run's TimeLimit has passed
 	lat       *latencyRecorder // with Config.Latency; reset for each run
-	runLat    *latencyRecorder // lat during a timed run, else nil
 }
 
 // Progress is the number of bytes the current run has moved so far; safe
@@ -198,8 +195,8 @@ func (r *Runner) setup() error {
 		}
 	}
 	r.files = map[string]FileID{}
-	r.setPhase(PhaseFill)
-	defer r.setPhase(PhaseIdle)
+	r.phase.set(PhaseFill)
+	defer r.phase.set(PhaseIdle)
 	if err := r.data.setup(r.Config, r.stop.Load, r.moved.Store); err != nil {
 		return err
 	}
@@ -331,8 +328,8 @@ func (r *Runner) prepare(run Run) error {
 	if r.stop.Load() {
 		return ErrInterrupted
 	}
-	r.setPhase(PhaseSync)
-	defer r.setPhase(PhaseIdle)
+	r.phase.set(PhaseSync)
+	defer r.phase.set(PhaseIdle)
 	if err := r.FS.Sync(r.Config.Sync); err != nil {
 		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, describedError{err})
 	}
@@ -358,7 +355,7 @@ func (r *Runner) runOnce(run Run) (Sample, string, error) {
 		s, err := r.overwriteRun(run)
 		return s, "", err
 	}
-	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq))
+	name, s, err := r.writeFile(run, fmt.Sprint(run.Seq), r.Config.TimeLimit)
 	return s, name, err
 }
 
@@ -392,7 +389,7 @@ func (r *Runner) warmup() error {
 		}
 		return nil
 	}
-	name, _, err := r.writeFile(run, "warmup")
+	name, _, err := r.writeFile(run, "warmup", r.Config.TimeLimit)
 	if err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
@@ -401,9 +398,7 @@ func (r *Runner) warmup() error {
 
 func (r *Runner) prepareReadFile() error {
 	run := Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}
-	r.fullPass = true
-	name, _, err := r.writeFile(run, "read")
-	r.fullPass = false
+	name, _, err := r.writeFile(run, "read", noTimeLimit)
 	if err != nil {
 		return fmt.Errorf("writing the file for read runs: %w", err)
 	}
@@ -425,13 +420,13 @@ func (r *Runner) readRun(run Run) (Sample, error) {
 // writeFile creates a data file and writes the data to it in calls of
 // run.WriteSize bytes, timed from open to close (with Preallocate, the
 // file is created and allocated before the clock starts). The file is
-// left in place.
-func (r *Runner) writeFile(run Run, tag string) (string, Sample, error) {
+// left in place. The pass stops at limit.
+func (r *Runner) writeFile(run Run, tag string, limit time.Duration) (string, Sample, error) {
 	var name string
 	s := Sample{Run: run}
 	open, err := r.newFile(tag, &name)
 	if err == nil {
-		s, err = r.timed(run, open, r.writeChunks)
+		s, err = r.timed(run, limit, open, (*pass).write)
 	}
 	if err == nil && r.Config.Verify {
 		err = r.verifyRun(name, s)
@@ -460,82 +455,14 @@ func (r *Runner) verifyRun(name string, s Sample) error {
 	return nil
 }
 
-// timed is one timed pass: from before open to after close on the
-// monotonic clock, with the flush inside for writes when asked. Once
-// TimeLimit has passed, no further call is made (stonewalling).
-func (r *Runner) timed(run Run, open func() (File, error), move func(File, *Sample) error) (Sample, error) {
-	defer r.setPhase(PhaseIdle)
-	r.setPhase(PhaseOpen)
-	r.runLat = nil
+// timed is one timed pass (pass.time) with the current variant's data.
+func (r *Runner) timed(run Run, limit time.Duration, open func() (File, error), move func(*pass, File, *Sample) error) (Sample, error) {
+	p := &pass{cfg: r.Config, data: r.data.cur, scratch: r.data.readScratch, limit: limit, stop: &r.stop, moved: &r.moved, phase: &r.phase}
 	if r.lat != nil {
 		r.lat.reset(uint64(run.Seq)*randomGamma + uint64(run.WriteSize))
-		r.runLat = r.lat
+		p.lat = r.lat
 	}
-	s := Sample{Run: run, Start: time.Now()}
-	stopLimit := r.startLimit()
-	f, err := open()
-	if err != nil {
-		stopLimit()
-		return s, wrapOp("open", err)
-	}
-	r.setPhase(map[Mode]Phase{ModeWrite: PhaseWrite, ModeRead: PhaseRead}[run.Mode])
-	err = move(f, &s)
-	if r.runLat != nil {
-		r.runLat.end()
-	}
-	stopLimit()
-	if err == nil && run.Mode == ModeWrite {
-		err = r.flush(f)
-	}
-	r.setPhase(PhaseClose)
-	if cerr := f.Close(); err == nil {
-		err = wrapOp("close", cerr)
-	}
-	s.End = time.Now()
-	s.Seconds = s.End.Sub(s.Start).Seconds()
-	if r.runLat != nil {
-		s.Latency = r.runLat.hist.latency()
-		r.runLat = nil
-	}
-	r.moved.Store(0)
-	return s, err
-}
-
-// eachChunk walks the data in chunks of s.WriteSize bytes (the last one
-// shorter), as element ranges, stopping at an error or an interrupt, and
-// after at least one chunk once the run's time limit passed.
-func (r *Runner) eachChunk(s *Sample, do func(first, n int64) error) error {
-	per := s.WriteSize / r.Config.ElemSize()
-	for first := int64(0); first < r.Config.Count; first += per {
-		if r.stop.Load() {
-			return ErrInterrupted
-		}
-		if first > 0 && r.cut != nil && r.cut.Load() {
-			s.TimeLimited = true
-			return nil
-		}
-		if err := do(first, min(per, r.Config.Count-first)); err != nil {
-			return err
-		}
-		r.moved.Store(s.Bytes)
-	}
-	return nil
-}
-
-// opError marks which call failed, for RunError.
-type opError struct {
-	op  string
-	err error
-}
-
-func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
-func (e *opError) Unwrap() error { return e.err }
-
-func wrapOp(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &opError{op: op, err: err}
+	return p.time(run, open, move)
 }
 
 func (r *Runner) runError(run Run, name string, bytes int64, err error) error {
@@ -564,53 +491,13 @@ func (r *Runner) displayPath(name string) string {
 	return name
 }
 
-func (r *Runner) writeChunks(f File, s *Sample) error {
-	es := r.Config.ElemSize()
-	d := r.data.cur
-	identity := d.packer.Identity()
-	return r.eachChunk(s, func(first, n int64) error {
-		chunk := d.src.region(first, n)
-		if !identity {
-			out := d.buf[:n*es]
-			d.packer.Pack(out, chunk)
-			chunk = out
-		}
-		return writeTimed(f, chunk, s, r.runLat)
-	})
-}
-
 func (r *Runner) readPass(run Run) (Sample, error) {
 	name, id := r.readTarget()
-	s, err := r.timed(run, func() (File, error) { return r.FS.Open(name, id, r.Config.Direct) }, r.readChunks)
+	s, err := r.timed(run, r.Config.TimeLimit, func() (File, error) { return r.FS.Open(name, id, r.Config.Direct) }, (*pass).read)
 	if err != nil {
 		return s, r.runError(run, name, s.Bytes, err)
 	}
 	return s, nil
-}
-
-func (r *Runner) readChunks(f File, s *Sample) error {
-	es := r.Config.ElemSize()
-	d := r.data.cur
-	identity := d.packer.Identity()
-	scratch, err := r.data.readScratch()
-	if err != nil {
-		return err
-	}
-	return r.eachChunk(s, func(first, n int64) error {
-		dst := d.src.region(first, n)
-		if scratch != nil {
-			dst = scratch[:n*es]
-		}
-		if identity {
-			return readTimed(f, dst, s, r.runLat)
-		}
-		in := d.buf[:n*es]
-		if err := readTimed(f, in, s, r.runLat); err != nil {
-			return err
-		}
-		d.packer.Unpack(dst, in)
-		return nil
-	})
 }
 
 func (r *Runner) create(tag string) (string, File, error) {
@@ -700,8 +587,8 @@ func (r *Runner) remove(name string) error {
 // removeUntracked removes one file no longer in the table and records it
 // as left behind when that fails; a file already gone is not a leftover.
 func (r *Runner) removeUntracked(name string, id FileID) error {
-	r.setPhase(PhaseRemove)
-	defer r.setPhase(PhaseIdle)
+	r.phase.set(PhaseRemove)
+	defer r.phase.set(PhaseIdle)
 	err := r.FS.Remove(name, id)
 	if err == nil || errors.Is(err, os.ErrNotExist) {
 		return nil

@@ -1,5 +1,7 @@
 package iobench
 
+import "sync/atomic"
+
 // Phase is what a sweep is doing right now, for a signal handler that
 // must say what it waits for: a system call blocked in the kernel cannot
 // be interrupted, only waited for or abandoned.
@@ -43,7 +45,11 @@ func (r *Runner) Phase() Phase {
 	if jobs := r.jobList(); len(jobs) > 0 {
 		return busiest(jobs)
 	}
-	return Phase(r.phase.Load())
+	return r.phase.load()
 }
 
-func (r *Runner) setPhase(p Phase) { r.phase.Store(int32(p)) }
+// livePhase is a writer's Phase, for other goroutines to read.
+type livePhase struct{ v atomic.Int32 }
+
+func (p *livePhase) set(ph Phase) { p.v.Store(int32(ph)) }
+func (p *livePhase) load() Phase  { return Phase(p.v.Load()) }

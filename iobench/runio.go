@@ -3,13 +3,11 @@ package iobench
 import (
 	"errors"
 	"fmt"
-	"sync/atomic"
-	"time"
 )
 
 // How a run does its I/O beyond the calls themselves: synchronous opens,
-// the flush inside the timing, preallocation, one file overwritten by
-// every run, the time limit, and per-call latency.
+// preallocation, one file overwritten by every run, and per-call
+// latency. The flush and the time limit are the pass's (pass.go).
 
 // setupIO prepares what Config asks of the runs' I/O, before any.
 func (r *Runner) setupIO() error {
@@ -33,36 +31,6 @@ func (r *Runner) setupIO() error {
 	}
 	if c.Latency {
 		r.lat = newLatencyRecorder(clockCost(), c.Seed, c.LatencyAll)
-	}
-	return nil
-}
-
-// startLimit arms the current run's time limit; stop disarms it. Each run
-// has its own flag, so a timer that fires late cannot cut the next run.
-func (r *Runner) startLimit() (stop func()) {
-	r.cut = nil
-	if r.Config.TimeLimit <= 0 || r.fullPass {
-		return func() {}
-	}
-	cut := new(atomic.Bool)
-	r.cut = cut
-	t := time.AfterFunc(r.Config.TimeLimit, func() { cut.Store(true) })
-	return func() { t.Stop() }
-}
-
-// flush is the flush after a run's last write, inside the timing.
-func (r *Runner) flush(f File) error {
-	switch r.Config.FlushKind() {
-	case FlushFsync:
-		r.setPhase(PhaseFsync)
-		return wrapOp("fsync", f.Fsync())
-	case FlushFdatasync:
-		r.setPhase(PhaseFdatasync)
-		d, ok := f.(Datasyncer)
-		if !ok {
-			return wrapOp("fdatasync", errors.ErrUnsupported)
-		}
-		return wrapOp("fdatasync", d.Fdatasync())
 	}
 	return nil
 }
@@ -106,9 +74,7 @@ func (r *Runner) allocate(f File) error {
 // once in full, untimed, so every run overwrites blocks that exist (with
 // Preallocate, fallocated first). It stays until teardown removes it.
 func (r *Runner) layOut() error {
-	r.fullPass = true
-	defer func() { r.fullPass = false }()
-	name, _, err := r.writeFile(Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}, "overwrite")
+	name, _, err := r.writeFile(Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}, "overwrite", noTimeLimit)
 	if err != nil {
 		return fmt.Errorf("laying out the file to overwrite: %w", err)
 	}
@@ -120,9 +86,9 @@ func (r *Runner) layOut() error {
 // timed from open to close.
 func (r *Runner) overwriteRun(run Run) (Sample, error) {
 	name := r.overwrite
-	s, err := r.timed(run, func() (File, error) {
+	s, err := r.timed(run, r.Config.TimeLimit, func() (File, error) {
 		return r.FS.OpenWrite(name, r.id(name), r.Config.Direct, 0)
-	}, r.writeChunks)
+	}, (*pass).write)
 	if err == nil && r.Config.Verify {
 		err = r.verifyRun(name, s)
 	}

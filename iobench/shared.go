@@ -108,9 +108,9 @@ func (r *Runner) releaseShared(name string, failed bool) error {
 }
 
 func (r *Runner) sharedWriteRun(run Run) (Sample, error) {
-	s, err := r.timed(run, func() (File, error) {
+	s, err := r.timed(run, r.Config.TimeLimit, func() (File, error) {
 		return r.FS.OpenWrite(r.Shared.Name, r.Shared.ID, r.Config.Direct, r.Shared.Offset)
-	}, r.writeChunks)
+	}, (*pass).write)
 	if err != nil {
 		return s, r.runError(run, r.Shared.Name, s.Bytes, err)
 	}
