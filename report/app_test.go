@@ -67,3 +67,27 @@ func TestAppWithoutACurve(t *testing.T) {
 		t.Errorf("no-curve JSON has an estimate or a curve (%v):\n%s", err, b.String())
 	}
 }
+
+// Calls all of one size are named by it in the verdict.
+func TestAppNamesTheOneCallSize(t *testing.T) {
+	in := appInputs()[0]
+	in.Files, in.Modules = in.Files[:1], in.Modules[:1] // the 128 KiB calls alone
+	curve := fixedReport()
+	cc := curve.CostCurve(4096)
+	cost := advice.EstimateCost([]workload.Input{in}, cc)
+	r := NewAppReport(AppReport{Tool: curve.Tool, Curve: AppCurveOf("ext4.json", curve, cc)}, []workload.Input{in}, curve, &cost, nil, nil)
+	var b bytes.Buffer
+	if err := AppText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "in 2048 write(2) calls of 128 KiB, at the curve's") {
+		t.Errorf("the verdict does not name the one size:\n%s", b.String())
+	}
+	b.Reset()
+	if err := AppText(&b, appReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "in 2064 write(2) calls, at the curve's") {
+		t.Errorf("calls of several sizes (128 KiB, 4 KiB from stdio) named by one:\n%s", b.String())
+	}
+}

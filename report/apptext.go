@@ -126,8 +126,8 @@ func verdictLines(r *AppReport) []string {
 	if e.EstimatedCalls == 0 {
 		out = append(out, "no write call of the inputs has a size the curve measured, so none is estimated.")
 	} else {
-		out = append(out, fmt.Sprintf("now: %s (%s) for %s in %d write(2) calls, at the curve's throughput of their sizes.",
-			secondsWords(e.SecondsNow), rangeWords(e.SecondsNowLow, e.SecondsNowHigh), bytesWords(e.EstimatedBytes), e.EstimatedCalls))
+		out = append(out, fmt.Sprintf("now: %s (%s) for %s in %d write(2) calls%s, at the curve's throughput of their sizes.",
+			secondsWords(e.SecondsNow), rangeWords(e.SecondsNowLow, e.SecondsNowHigh), bytesWords(e.EstimatedBytes), e.EstimatedCalls, ofOneSize(r)))
 		out = append(out, recommendedWords(e, c))
 	}
 	if e.OutsideCalls > 0 {
@@ -142,6 +142,32 @@ func verdictLines(r *AppReport) []string {
 		out = append(out, smallWords(s, c))
 	}
 	return out
+}
+
+// ofOneSize is " of SIZE" when every estimated write(2) call has that
+// one size, else "".
+func ofOneSize(r *AppReport) string {
+	var size int64
+	for _, in := range r.Inputs {
+		for _, f := range in.Files {
+			if f.Estimate == nil {
+				continue
+			}
+			for _, c := range f.Estimate.Classes {
+				if c.Outside || c.Calls == 0 {
+					continue
+				}
+				if c.Low != c.High || (size != 0 && c.Low != size) {
+					return ""
+				}
+				size = c.Low
+			}
+		}
+	}
+	if size == 0 {
+		return ""
+	}
+	return " of " + knee.FormatSize(size)
 }
 
 // measuredWords holds the estimate against the time the logs measured.

@@ -126,7 +126,7 @@ func TestAppFortranRecordsAgainstAQuarterCurve(t *testing.T) {
 	}
 	text, _, _ := runCLI(t, "app", log, "--curve", curve)
 	text = strings.Join(strings.Fields(text), " ") // the words, wherever the lines break
-	for _, want := range []string{"2048 write(2) calls", "in 512 KiB writes", "x4.0", "export GFORTRAN_UNFORMATTED_BUFFER_SIZE=524288", "Drishti would flag 2048 of 2048", "the curve agrees"} {
+	for _, want := range []string{"2048 write(2) calls of 128 KiB", "in 512 KiB writes", "x4.00", "export GFORTRAN_UNFORMATTED_BUFFER_SIZE=524288", "Drishti would flag 2048 of 2048", "the curve agrees"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text has no %q:\n%s", want, text)
 		}
