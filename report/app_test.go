@@ -68,26 +68,48 @@ func TestAppWithoutACurve(t *testing.T) {
 	}
 }
 
-// Calls all of one size are named by it in the verdict.
-func TestAppNamesTheOneCallSize(t *testing.T) {
+// fortranAlone is the report of the Fortran log's 128 KiB calls alone
+// against the fixture's curve, recommending rec bytes.
+func fortranAlone(t *testing.T, rec int64) string {
+	t.Helper()
 	in := appInputs()[0]
-	in.Files, in.Modules = in.Files[:1], in.Modules[:1] // the 128 KiB calls alone
+	in.Files, in.Modules = in.Files[:1], in.Modules[:1]
 	curve := fixedReport()
 	cc := curve.CostCurve(4096)
+	cc.Recommended = rec
 	cost := advice.EstimateCost([]workload.Input{in}, cc)
-	r := NewAppReport(AppReport{Tool: curve.Tool, Curve: AppCurveOf("ext4.json", curve, cc)}, []workload.Input{in}, curve, &cost, nil, nil)
+	head := AppReport{Tool: curve.Tool, Curve: AppCurveOf("ext4.json", curve, cc)}
 	var b bytes.Buffer
-	if err := AppText(&b, r); err != nil {
+	if err := AppText(&b, NewAppReport(head, []workload.Input{in}, curve, &cost, nil, nil)); err != nil {
 		t.Fatal(err)
 	}
-	if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "in 2048 write(2) calls of 128 KiB, at the curve's") {
-		t.Errorf("the verdict does not name the one size:\n%s", b.String())
+	return strings.Join(strings.Fields(b.String()), " ") // the words, wherever the lines break
+}
+
+// Calls all of one size are named by it in the verdict.
+func TestAppNamesTheOneCallSize(t *testing.T) {
+	if out := fortranAlone(t, 2<<20); !strings.Contains(out, "in 2048 write(2) calls of 128 KiB, at the curve's") {
+		t.Errorf("the verdict does not name the one size:\n%s", out)
 	}
-	b.Reset()
+	var b bytes.Buffer
 	if err := AppText(&b, appReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "in 2064 write(2) calls, at the curve's") {
 		t.Errorf("calls of several sizes (128 KiB, 4 KiB from stdio) named by one:\n%s", b.String())
+	}
+}
+
+// Calls already above the recommended size are said to be, not "about
+// the same" in writes of a smaller size.
+func TestAppCallsAboveTheRecommendedSize(t *testing.T) {
+	out := fortranAlone(t, 8<<10)
+	for _, want := range []string{
+		"the write(2) calls are at or above the recommended 8 KiB already: nothing to save by their size.",
+		"the curve does not agree: they are at or above its recommended 8 KiB already",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }

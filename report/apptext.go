@@ -190,12 +190,20 @@ func recommendedWords(e *AppEstimate, c *AppCurve) string {
 	switch {
 	case c.Recommended == 0:
 		return "the curve has no knee, so there is no size to recommend and no saving to estimate."
+	case atOrAbove(e) && c.Recommended <= c.MaxSize:
+		return fmt.Sprintf("the write(2) calls are at or above the recommended %s already: nothing to save by their size.", knee.FormatSize(c.Recommended))
 	case realGain(e.GainLow, c):
 		return fmt.Sprintf("in %s writes: %s (%s), %s less: %s.", knee.FormatSize(c.Recommended),
 			secondsWords(e.SecondsAtRecommended), rangeWords(e.SecondsAtRecLow, e.SecondsAtRecHigh), secondsWords(e.SavingSeconds), gainWords(e.Gain, e.GainLow, e.GainHigh))
 	}
 	return fmt.Sprintf("in %s writes about the same, %s (%s): the write sizes are not what costs time here.",
 		knee.FormatSize(c.Recommended), secondsWords(e.SecondsAtRecommended), gainWords(e.Gain, e.GainLow, e.GainHigh))
+}
+
+// atOrAbove: every estimated call is at or above the recommended size,
+// so the estimate keeps each as it is.
+func atOrAbove(e *AppEstimate) bool {
+	return e.SecondsAtRecommended == e.SecondsNow && e.SecondsAtRecLow == e.SecondsNowLow && e.SecondsAtRecHigh == e.SecondsNowHigh
 }
 
 // realGain: faster by more than the knee's band, even at the low end.
@@ -206,6 +214,9 @@ func smallWords(s *AppSmallWrites, c *AppCurve) string {
 	if s.CurveAgrees {
 		return fmt.Sprintf("%s; the curve agrees: they take %s here, %s in %s writes (%s).", head, secondsWords(s.SecondsNow),
 			secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
+	}
+	if s.SecondsNow == s.SecondsAtRecommended && c.Recommended <= c.MaxSize {
+		return fmt.Sprintf("%s; the curve does not agree: they are at or above its recommended %s already (%s here).", head, knee.FormatSize(c.Recommended), secondsWords(s.SecondsNow))
 	}
 	return fmt.Sprintf("%s; the curve does not agree: they take %s here and %s in %s writes (%s), within the knee's band.",
 		head, secondsWords(s.SecondsNow), secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
