@@ -130,11 +130,11 @@ func TestFsyncFailureIsAnError(t *testing.T) {
 	}
 }
 
-// cancelSeen cancels a run's context and waits until r's watcher has
+// cancelSeen cancels a run's context and waits until r's writer has
 // seen it, so a fast in-memory sweep cannot end first.
 func cancelSeen(t *testing.T, cancel context.CancelFunc, r *Runner) {
 	cancel()
-	testwait.Until(t, "cancel seen by the runner", r.stop.Load)
+	testwait.Until(t, "cancel seen by the runner", r.started()[0].stop.Load)
 }
 
 func TestCancelStopsAndCleansUp(t *testing.T) {
@@ -215,14 +215,14 @@ func TestVerifyCatchesAFlippedByte(t *testing.T) {
 
 func TestExistingFileIsNeverTouched(t *testing.T) {
 	m := newMemFS()
-	r := &Runner{Config: smallConfig(), FS: m}
-	if err := r.setup(); err != nil {
+	w := newWriter(smallConfig(), m, nil, "")
+	if err := w.setup(); err != nil {
 		t.Fatal(err)
 	}
-	defer r.teardown(&Result{})
-	taken := r.prefix + "-1-0.dat"
+	defer w.teardown(&Result{})
+	taken := w.prefix + "-1-0.dat"
 	m.files[taken] = nil
-	name, f, err := r.create("1")
+	name, f, err := w.create("1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestExistingFileIsNeverTouched(t *testing.T) {
 	if name == taken {
 		t.Fatalf("create reused the existing name %s", name)
 	}
-	r.RemoveFiles()
+	w.removeFiles()
 	if _, ok := m.files[taken]; !ok {
 		t.Error("the pre-existing file was removed")
 	}

@@ -78,8 +78,7 @@ func TestMergedBoundIsUnknownWithAnOldSampledRun(t *testing.T) {
 func TestLatencyAllNeedsLatency(t *testing.T) {
 	c := DefaultConfig()
 	c.LatencyAll = true
-	r := &Runner{Config: c, FS: newMemFS()}
-	err := r.setupIO()
+	err := newWriter(c, newMemFS(), nil, "").setupIO()
 	if ce, ok := err.(*ConfigError); !ok || ce.Field != SetLatencyAll {
 		t.Errorf("LatencyAll without Latency: %v, want a ConfigError naming LatencyAll", err)
 	}

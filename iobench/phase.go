@@ -39,13 +39,15 @@ var phaseWords = map[Phase]string{
 // the kernel".
 func (p Phase) Waiting() string { return phaseWords[p] }
 
-// Phase is what the sweep is doing now; safe from any goroutine. With
-// several jobs it is the phase of the first job in a system call.
-func (r *Runner) Phase() Phase {
-	if jobs := r.jobList(); len(jobs) > 0 {
-		return busiest(jobs)
+// busiest is the phase a signal handler waits for: the first writer's
+// that is in a call, else the first's.
+func busiest(ws []*writer) Phase {
+	for _, w := range ws {
+		if p := w.phase.load(); p != PhaseIdle && p != PhaseCollect {
+			return p
+		}
 	}
-	return r.phase.load()
+	return ws[0].phase.load()
 }
 
 // livePhase is a writer's Phase, for other goroutines to read.

@@ -35,53 +35,53 @@ func (c Config) validReadShift() error {
 // ReadShift places on (IOR's -C), so no process reads back pages its own
 // client cached while writing them. Every process calls it at the same
 // step, once each has written its file for the read runs.
-func (r *Runner) shiftReadFile() error {
-	if r.Config.ReadShift == 0 {
+func (w *writer) shiftReadFile() error {
+	if w.cfg.ReadShift == 0 {
 		return nil
 	}
-	s, ok := r.Coord.(Shifter)
+	s, ok := w.coord.(Shifter)
 	if !ok {
-		return configErr(SetReadShift, r.Config.ReadShift, "needs MPI ranks to read each other's files")
+		return configErr(SetReadShift, w.cfg.ReadShift, "needs MPI ranks to read each other's files")
 	}
 	// The message: the file's size, device and inode, then its name.
-	id := r.id(r.readFile)
-	msg := binary.LittleEndian.AppendUint64(nil, uint64(r.Config.TotalBytes()))
+	id := w.id(w.readFile)
+	msg := binary.LittleEndian.AppendUint64(nil, uint64(w.cfg.TotalBytes()))
 	msg = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(msg, id.Dev), id.Ino)
-	got, err := s.Shift(append(msg, r.readFile...), r.Config.ReadShift)
+	got, err := s.Shift(append(msg, w.readFile...), w.cfg.ReadShift)
 	if err != nil {
 		return fmt.Errorf("read shift: passing the read files' names: %w", err)
 	}
 	if len(got) <= 24 {
-		return fmt.Errorf("read shift: a %d-byte file name and identity from rank +%d, want more than 24", len(got), r.Config.ReadShift)
+		return fmt.Errorf("read shift: a %d-byte file name and identity from rank +%d, want more than 24", len(got), w.cfg.ReadShift)
 	}
-	if size := int64(binary.LittleEndian.Uint64(got)); size != r.Config.TotalBytes() {
+	if size := int64(binary.LittleEndian.Uint64(got)); size != w.cfg.TotalBytes() {
 		// Said without setting names: it travels to the other ranks as text.
-		return fmt.Errorf("read shift: the rank this one reads wrote %d bytes, this one reads %d: the ranks' shares of the total differ; choose a data size that divides evenly by the ranks", size, r.Config.TotalBytes())
+		return fmt.Errorf("read shift: the rank this one reads wrote %d bytes, this one reads %d: the ranks' shares of the total differ; choose a data size that divides evenly by the ranks", size, w.cfg.TotalBytes())
 	}
 	name := string(got[24:])
-	peer, err := r.peerID(name, FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])})
+	peer, err := w.peerID(name, FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])})
 	if err != nil {
 		return fmt.Errorf("read shift: %w", err)
 	}
-	r.readPeer = &peerFile{name: name, id: peer}
+	w.readPeer = &peerFile{name: name, id: peer}
 	return nil
 }
 
 // readTarget is the file a read run reads: this process's own, or with
 // ReadShift the one another process made, by its creator's identity.
-func (r *Runner) readTarget() (string, FileID) {
-	if r.readPeer != nil {
-		return r.readPeer.name, r.readPeer.id
+func (w *writer) readTarget() (string, FileID) {
+	if w.readPeer != nil {
+		return w.readPeer.name, w.readPeer.id
 	}
-	return r.readFile, r.id(r.readFile)
+	return w.readFile, w.id(w.readFile)
 }
 
 // readsDone is the barrier after the last read run: with ReadShift each
 // process's file is read by another, and its creator removes it only
 // once every process has finished reading.
-func (r *Runner) readsDone() error {
-	if r.readPeer == nil {
+func (w *writer) readsDone() error {
+	if w.readPeer == nil {
 		return nil
 	}
-	return r.agree(nil)
+	return w.agree(nil)
 }

@@ -9,28 +9,34 @@ import (
 // preallocation, one file overwritten by every run, and per-call
 // latency. The flush and the time limit are the pass's (pass.go).
 
-// setupIO prepares what Config asks of the runs' I/O, before any.
-func (r *Runner) setupIO() error {
-	c := r.Config
-	if r.Shared != nil && (c.Overwrite || c.Preallocate) {
+// openSyncFS is fs opening its data files for synchronous writes as mode
+// asks, when it can; setupIO refuses one that cannot.
+func openSyncFS(mode OpenSync, fs FS) FS {
+	if so, ok := fs.(syncOpener); ok && mode != OpenSyncOff {
+		return so.withOpenSync(mode)
+	}
+	return fs
+}
+
+// setupIO checks and prepares what Config asks of the runs' I/O, before
+// any.
+func (w *writer) setupIO() error {
+	c := w.cfg
+	if w.shared != nil && (c.Overwrite || c.Preallocate) {
 		set := SetOverwrite
 		if !c.Overwrite {
 			set = SetPreallocate
 		}
 		return configErr(set, true, "applies to a file per process; a shared file is created for each run by one process")
 	}
-	if c.OpenSync != OpenSyncOff {
-		so, ok := r.FS.(syncOpener)
-		if !ok {
-			return configErr(SetOpenSync, c.OpenSync, "this file system (%T) cannot open files for synchronous writes", r.FS)
-		}
-		r.FS = so.withOpenSync(c.OpenSync)
+	if _, ok := w.fs.(syncOpener); c.OpenSync != OpenSyncOff && !ok {
+		return configErr(SetOpenSync, c.OpenSync, "this file system (%T) cannot open files for synchronous writes", w.fs)
 	}
 	if c.LatencyAll && !c.Latency {
 		return configErr(SetLatencyAll, true, "times the calls {Latency} measures; set {Latency} too")
 	}
 	if c.Latency {
-		r.lat = newLatencyRecorder(clockCost(), c.Seed, c.LatencyAll)
+		w.lat = newLatencyRecorder(clockCost(), c.Seed, c.LatencyAll)
 	}
 	return nil
 }
@@ -38,62 +44,62 @@ func (r *Runner) setupIO() error {
 // newFile is how a write run gets a new data file: open creates it inside
 // the timing; with Preallocate it is created and allocated now, untimed,
 // and open reopens it. *name is the file's name once it was created.
-func (r *Runner) newFile(tag string, name *string) (open func() (File, error), err error) {
+func (w *writer) newFile(tag string, name *string) (open func() (File, error), err error) {
 	create := func() (File, error) {
-		n, f, err := r.create(tag)
+		n, f, err := w.create(tag)
 		*name = n
 		return f, err
 	}
-	if !r.Config.Preallocate {
+	if !w.cfg.Preallocate {
 		return create, nil
 	}
 	f, err := create()
 	if err != nil {
 		return nil, wrapOp("open", err)
 	}
-	err = r.allocate(f)
+	err = w.allocate(f)
 	if cerr := f.Close(); err == nil {
 		err = wrapOp("close", cerr)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return func() (File, error) { return r.FS.OpenWrite(*name, r.id(*name), r.Config.Direct, 0) }, nil
+	return func() (File, error) { return w.fs.OpenWrite(*name, w.id(*name), w.cfg.Direct, 0) }, nil
 }
 
 // allocate gives f its full size with its blocks allocated (fallocate).
-func (r *Runner) allocate(f File) error {
+func (w *writer) allocate(f File) error {
 	a, ok := f.(Allocator)
 	if !ok {
 		return wrapOp("fallocate", errors.ErrUnsupported)
 	}
-	return wrapOp("fallocate", a.Allocate(r.Config.TotalBytes()))
+	return wrapOp("fallocate", a.Allocate(w.cfg.TotalBytes()))
 }
 
 // layOut creates the file Overwrite writes into and writes the data to it
 // once in full, untimed, so every run overwrites blocks that exist (with
 // Preallocate, fallocated first). It stays until teardown removes it.
-func (r *Runner) layOut() error {
-	name, _, err := r.writeFile(Run{Mode: ModeWrite, WriteSize: r.Config.MaxSize()}, "overwrite", noTimeLimit)
+func (w *writer) layOut() error {
+	name, _, err := w.writeFile(Run{Mode: ModeWrite, WriteSize: w.cfg.MaxSize()}, "overwrite", noTimeLimit)
 	if err != nil {
 		return fmt.Errorf("laying out the file to overwrite: %w", err)
 	}
-	r.overwrite = name
+	w.overwrite = name
 	return nil
 }
 
 // overwriteRun is a write run into the laid-out file, from its start,
 // timed from open to close.
-func (r *Runner) overwriteRun(run Run) (Sample, error) {
-	name := r.overwrite
-	s, err := r.timed(run, r.Config.TimeLimit, func() (File, error) {
-		return r.FS.OpenWrite(name, r.id(name), r.Config.Direct, 0)
+func (w *writer) overwriteRun(run Run) (Sample, error) {
+	name := w.overwrite
+	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) {
+		return w.fs.OpenWrite(name, w.id(name), w.cfg.Direct, 0)
 	}, (*pass).write)
-	if err == nil && r.Config.Verify {
-		err = r.verifyRun(name, s)
+	if err == nil && w.cfg.Verify {
+		err = w.verifyRun(name, s)
 	}
 	if err != nil {
-		return s, r.runError(run, name, s.Bytes, err)
+		return s, w.runError(run, name, s.Bytes, err)
 	}
 	return s, nil
 }

@@ -33,37 +33,37 @@ type Broadcaster interface {
 // its identity, and would open it on trust.
 var errNoBroadcast = errors.New("shared file: the coordinator cannot broadcast the creator's file identity")
 
-// PrepareShared creates the shared file for the next run (creator only);
+// prepareShared creates the shared file for the next run (creator only);
 // tracked, so teardown removes it if another rank fails first.
-func (r *Runner) PrepareShared() error {
-	if r.Shared == nil || !r.Shared.Creator {
+func (w *writer) prepareShared() error {
+	if w.shared == nil || !w.shared.Creator {
 		return nil
 	}
-	if r.kept == r.Shared.Name { // --keep held the last run's file
-		r.kept = ""
-		if err := r.remove(r.Shared.Name); err != nil {
+	if w.kept == w.shared.Name { // --keep held the last run's file
+		w.kept = ""
+		if err := w.remove(w.shared.Name); err != nil {
 			return err
 		}
 	}
-	f, err := r.createTracked(r.Shared.Name, false)
+	f, err := w.createTracked(w.shared.Name, false)
 	if err != nil {
 		return fmt.Errorf("creating the shared file: %w", err)
 	}
-	r.Shared.ID = r.id(r.Shared.Name)
+	w.shared.ID = w.id(w.shared.Name)
 	return f.Close()
 }
 
 // shareID gives every rank the identity of the shared file the creator
 // made for this run. Every rank calls it at the same step.
-func (r *Runner) shareID() error {
-	b, ok := r.Coord.(Broadcaster)
+func (w *writer) shareID() error {
+	b, ok := w.coord.(Broadcaster)
 	if !ok {
-		if r.Shared.Creator {
+		if w.shared.Creator {
 			return nil
 		}
 		return errNoBroadcast
 	}
-	msg := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, r.Shared.ID.Dev), r.Shared.ID.Ino)
+	msg := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, w.shared.ID.Dev), w.shared.ID.Ino)
 	got, err := b.Broadcast(msg)
 	if err != nil {
 		return fmt.Errorf("shared file: broadcasting its identity: %w", err)
@@ -72,47 +72,47 @@ func (r *Runner) shareID() error {
 		return fmt.Errorf("shared file: a %d-byte identity from the creator, want 16", len(got))
 	}
 	id := FileID{Dev: binary.LittleEndian.Uint64(got), Ino: binary.LittleEndian.Uint64(got[8:])}
-	if r.Shared.Creator {
+	if w.shared.Creator {
 		return nil
 	}
-	if id, err = r.peerID(r.Shared.Name, id); err != nil {
+	if id, err = w.peerID(w.shared.Name, id); err != nil {
 		return fmt.Errorf("shared file: %w", err)
 	}
-	r.Shared.ID = id
-	r.holdShared(r.Shared.Name, id)
+	w.shared.ID = id
+	w.holdShared(w.shared.Name, id)
 	return nil
 }
 
 // holdShared has a rank that did not create the shared file hold it for this
 // run, so that if the creator dies (SIGKILL, a crashed node) the ranks
 // that survive it remove the file on their way out.
-func (r *Runner) holdShared(name string, id FileID) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.closed && id != (FileID{}) {
-		r.files[name] = id
+func (w *writer) holdShared(name string, id FileID) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed && id != (FileID{}) {
+		w.files[name] = id
 	}
 }
 
 // releaseShared ends a run on a rank that did not create the shared file:
 // after a good run the creator removes it; after a failure every rank
 // tries, as the creator may be the rank that failed.
-func (r *Runner) releaseShared(name string, failed bool) error {
-	if failed && !r.Config.Keep {
-		return r.remove(name)
+func (w *writer) releaseShared(name string, failed bool) error {
+	if failed && !w.cfg.Keep {
+		return w.remove(name)
 	}
-	r.mu.Lock()
-	delete(r.files, name)
-	r.mu.Unlock()
+	w.mu.Lock()
+	delete(w.files, name)
+	w.mu.Unlock()
 	return nil
 }
 
-func (r *Runner) sharedWriteRun(run Run) (Sample, error) {
-	s, err := r.timed(run, r.Config.TimeLimit, func() (File, error) {
-		return r.FS.OpenWrite(r.Shared.Name, r.Shared.ID, r.Config.Direct, r.Shared.Offset)
+func (w *writer) sharedWriteRun(run Run) (Sample, error) {
+	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) {
+		return w.fs.OpenWrite(w.shared.Name, w.shared.ID, w.cfg.Direct, w.shared.Offset)
 	}, (*pass).write)
 	if err != nil {
-		return s, r.runError(run, r.Shared.Name, s.Bytes, err)
+		return s, w.runError(run, w.shared.Name, s.Bytes, err)
 	}
 	return s, nil
 }
@@ -122,20 +122,20 @@ func (r *Runner) sharedWriteRun(run Run) (Sample, error) {
 // creating the next run's file and sending its identity), if the name says
 // its creator was a process on this host that no longer exists: the file
 // is then this job's, and nobody else will remove it.
-func (r *Runner) removeOrphanedShared() {
-	if r.Shared == nil || r.Shared.Creator {
+func removeOrphanedShared(fs FS, shared *Shared, remove func(name string, id FileID) error) {
+	if shared == nil || shared.Creator {
 		return
 	}
-	osfs, isOS := localOS(r.FS)
-	l, ok := parseLeftover(r.Shared.Name, nameHost())
+	osfs, isOS := localOS(fs)
+	l, ok := parseLeftover(shared.Name, nameHost())
 	if !isOS || !ok || l.State != RunGone {
 		return
 	}
 	var st unix.Stat_t
-	if unix.Lstat(osfs.Path(r.Shared.Name), &st) != nil {
+	if unix.Lstat(osfs.Path(shared.Name), &st) != nil {
 		return
 	}
-	_ = r.removeUntracked(r.Shared.Name, statID(&st))
+	_ = remove(shared.Name, statID(&st))
 }
 
 // Peers is a Coordinator that knows the data file prefix of every other
@@ -149,11 +149,12 @@ type Peers interface {
 // file (removeOrphanedShared) and every file named with a peer's prefix
 // whose process no longer exists on this host. A peer on another host
 // cannot be seen from here; its files stay, and the peer's own host
-// removes them or `iobench clean` there does.
-func (r *Runner) removeOrphans() {
-	r.removeOrphanedShared()
-	peers, ok := r.Coord.(Peers)
-	osfs, isOS := localOS(r.FS)
+// removes them or `iobench clean` there does. remove removes the shared
+// file.
+func removeOrphans(fs FS, shared *Shared, coord Coordinator, remove func(name string, id FileID) error) {
+	removeOrphanedShared(fs, shared, remove)
+	peers, ok := coord.(Peers)
+	osfs, isOS := localOS(fs)
 	if !ok || !isOS {
 		return
 	}

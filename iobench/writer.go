@@ -1,0 +1,598 @@
+package iobench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// writer runs one writer's sweep: this process's, or one job's of
+// several (jobGroup). Its fields are the plan, what it runs on, its data
+// and the files it holds; the rest of a run is the pass's.
+type writer struct {
+	cfg      Config      // the current variant's plan
+	fs       FS          // with Config.OpenSync, opening files for it
+	observer Observer    // may be nil
+	coord    Coordinator // may be nil
+	shared   *Shared     // nil: a file of its own
+	prefix   string      // of its data file names; setup makes one if ""
+
+	data     variantSet   // every variant's data
+	moved    atomic.Int64 // bytes of the current run, for progress bars
+	verified Verified     // what --verify checked so far
+	phase    livePhase
+	stop     atomic.Bool
+	mu       sync.Mutex
+	files    map[string]FileID // data files created and not yet removed
+	left     []LeftFile        // data files that could not be removed
+	creating sync.WaitGroup    // creates in the kernel, for abandon
+	removing sync.WaitGroup    // removals under way, for abandon
+	closed   bool              // removeAll ran: create nothing more
+	kept     string
+	readFile string
+	readPeer *peerFile // with ReadShift: the other process's file the read runs read
+
+	overwrite string           // with Config.Overwrite: the one file every write run writes into
+	lat       *latencyRecorder // with Config.Latency; reset for each run
+}
+
+// newWriter is a writer of the plan cfg on fs; shared is nil for a file
+// of its own, prefix "" for a unique one.
+func newWriter(cfg Config, fs FS, shared *Shared, prefix string) *writer {
+	return &writer{cfg: cfg, fs: openSyncFS(cfg.OpenSync, fs), shared: shared, prefix: prefix, files: map[string]FileID{}}
+}
+
+// run executes the plan. On failure or cancellation it returns the samples
+// measured so far with Incomplete set, and has removed its data files.
+func (w *writer) run(ctx context.Context) (res *Result, err error) {
+	defer holdTermSignals()()
+	res = &Result{Variants: w.cfg.VariantNames()}
+	defer func() {
+		if w.cfg.Verify {
+			v := w.verified
+			res.Verified = &v
+		}
+		w.teardown(res)
+		if res.LeftFiles = w.leftFiles(); len(res.LeftFiles) > 0 {
+			err = errors.Join(err, &LeftFilesError{Files: res.LeftFiles})
+		}
+	}()
+	stopWatching := context.AfterFunc(ctx, func() { w.stop.Store(true) })
+	defer stopWatching()
+	if err = w.agree(w.setup()); err == nil {
+		err = w.sweep(res)
+	}
+	if err != nil {
+		res.Incomplete = true
+		if w.stop.Load() {
+			err = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+		}
+		return res, err
+	}
+	w.data.measureConversions(res)
+	return res, nil
+}
+
+func (w *writer) agree(err error) error {
+	if w.coord == nil {
+		return err
+	}
+	return w.coord.Agree(err)
+}
+
+func (w *writer) setup() error {
+	if err := w.cfg.Validate(); err != nil {
+		return err
+	}
+	if err := w.setupIO(); err != nil {
+		return err
+	}
+	if w.prefix == "" {
+		var err error
+		if w.prefix, err = UniquePrefix(); err != nil {
+			return err
+		}
+	}
+	w.phase.set(PhaseFill)
+	defer w.phase.set(PhaseIdle)
+	if err := w.data.setup(w.cfg, w.stop.Load, w.moved.Store); err != nil {
+		return err
+	}
+	w.cfg = w.data.use("")
+	return nil
+}
+
+func (w *writer) teardown(res *Result) {
+	if len(w.data.all) == 0 {
+		return
+	}
+	if w.cfg.Keep && !res.Incomplete {
+		if w.kept == "" {
+			w.kept = w.overwrite
+		}
+		if w.kept == "" {
+			w.kept = w.readFile
+		}
+		res.KeptFile = w.keptPath()
+		w.forget(w.kept)
+	}
+	w.removeFiles()
+	w.data.free()
+}
+
+func (w *writer) keptPath() string {
+	if o, ok := w.fs.(Pather); ok && w.kept != "" {
+		return o.Path(w.kept)
+	}
+	return w.kept
+}
+
+func (w *writer) sweep(res *Result) error {
+	if w.cfg.Overwrite {
+		if err := w.agree(w.layOut()); err != nil {
+			return err
+		}
+	}
+	if w.cfg.Warmup {
+		if err := w.agree(w.warmup()); err != nil {
+			return err
+		}
+		res.WarmupRan = true
+	}
+	if w.cfg.Mode != ModeWrite {
+		if err := w.agree(w.prepareReadFile()); err != nil {
+			return err
+		}
+		if err := w.agree(w.shiftReadFile()); err != nil {
+			return err
+		}
+	}
+	rng := PlanRand(w.data.plan)
+	var auto *autoRounds
+	if w.cfg.Auto {
+		auto = newAutoRounds(w.data.plan, time.Now())
+		defer func() { res.Adaptive = &auto.log }()
+	}
+	sizes := w.cfg.Sizes
+	for round := 1; len(sizes) > 0; round++ {
+		runs := RoundRuns(w.data.plan, round, sizes, rng, len(res.Samples))
+		if w.observer != nil {
+			w.observer.RoundPlanned(round, runs)
+		}
+		for _, run := range runs {
+			w.cfg = w.data.use(run.Variant)
+			s, err := w.coordinated(run)
+			if err != nil {
+				return err
+			}
+			res.Samples = append(res.Samples, s)
+		}
+		var err error
+		if sizes, err = w.nextRound(auto, res.Samples, round, sizes); err != nil {
+			return err
+		}
+	}
+	return w.readsDone()
+}
+
+// nextRound is the sizes of the round after round: every size until Repeat
+// rounds ran, or what the adaptive plan decides (on one process, for all).
+func (w *writer) nextRound(auto *autoRounds, samples []Sample, round int, sizes []int64) ([]int64, error) {
+	if auto == nil {
+		if round < w.cfg.Repeat {
+			return w.cfg.Sizes, nil
+		}
+		return nil, nil
+	}
+	decide := func(all []Sample) []int64 { return auto.next(all, round, sizes, time.Now()) }
+	if d, ok := w.coord.(Decider); ok {
+		return d.Decide(samples, decide)
+	}
+	return decide(samples), nil
+}
+
+// coordinated runs one timed pass between the coordinator's barriers:
+// flush (untimed), line up, run, agree on failure, then remove the file,
+// so no rank deletes a shared file another is still writing.
+func (w *writer) coordinated(run Run) (Sample, error) {
+	if err := w.agree(w.prepare(run)); err != nil {
+		return Sample{}, err
+	}
+	if w.shared != nil && run.Mode == ModeWrite {
+		if err := w.agree(w.shareID()); err != nil {
+			return Sample{}, err
+		}
+	}
+	if w.observer != nil {
+		w.observer.RunStarted(run)
+	}
+	s, name, err := w.runOnce(run)
+	err = w.agree(err)
+	switch {
+	case name == "":
+	case err != nil: // every rank is stopping: no more collectives
+		err = errors.Join(err, w.release(name, true))
+	default:
+		err = w.agree(w.release(name, false))
+	}
+	if err == nil && w.observer != nil {
+		w.observer.RunFinished(s)
+	}
+	return s, err
+}
+
+// prepare does a run's untimed work: flush, and create a shared file.
+func (w *writer) prepare(run Run) error {
+	if w.stop.Load() {
+		return ErrInterrupted
+	}
+	w.phase.set(PhaseSync)
+	defer w.phase.set(PhaseIdle)
+	if err := w.fs.Sync(w.cfg.Sync); err != nil {
+		return fmt.Errorf("sync before the %d-byte run: %w", run.WriteSize, describedError{err})
+	}
+	if p, ok := w.fs.(RunPreparer); ok {
+		p.PrepareRun(run)
+	}
+	if run.Mode == ModeWrite {
+		return w.prepareShared()
+	}
+	return nil
+}
+
+func (w *writer) runOnce(run Run) (Sample, string, error) {
+	if run.Mode == ModeRead {
+		s, err := w.readRun(run)
+		return s, "", err
+	}
+	if w.shared != nil {
+		s, err := w.sharedWriteRun(run)
+		return s, w.shared.Name, err
+	}
+	if w.overwrite != "" { // kept until the end: no name to release
+		s, err := w.overwriteRun(run)
+		return s, "", err
+	}
+	name, s, err := w.writeFile(run, fmt.Sprint(run.Seq), w.cfg.TimeLimit)
+	return s, name, err
+}
+
+// release removes a written file once every rank is done with it, or keeps
+// it for --keep (removing the one kept before).
+func (w *writer) release(name string, failed bool) error {
+	if w.shared != nil && !w.shared.Creator {
+		return w.releaseShared(name, failed)
+	}
+	if !w.cfg.Keep {
+		return w.remove(name)
+	}
+	var err error
+	if w.kept != "" && w.kept != name {
+		err = w.remove(w.kept)
+	}
+	w.kept = name
+	return err
+}
+
+// warmup writes the data once, untimed, so the first timed run does not pay
+// for first-touch page faults and cold caches. With reads it reads once too.
+func (w *writer) warmup() error {
+	if w.observer != nil {
+		w.observer.WarmupStarted()
+	}
+	run := Run{Mode: ModeWrite, WriteSize: w.cfg.MaxSize()}
+	if w.overwrite != "" {
+		if _, err := w.overwriteRun(run); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+		return nil
+	}
+	name, _, err := w.writeFile(run, "warmup", w.cfg.TimeLimit)
+	if err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return w.remove(name)
+}
+
+func (w *writer) prepareReadFile() error {
+	run := Run{Mode: ModeWrite, WriteSize: w.cfg.MaxSize()}
+	name, _, err := w.writeFile(run, "read", noTimeLimit)
+	if err != nil {
+		return fmt.Errorf("writing the file for read runs: %w", err)
+	}
+	w.readFile = name
+	if w.cfg.Warmup {
+		_, err = w.readPass(Run{Mode: ModeRead, WriteSize: w.cfg.MaxSize()})
+	}
+	return err
+}
+
+func (w *writer) readRun(run Run) (Sample, error) {
+	name, id := w.readTarget()
+	if err := w.fs.DropCache(name, id, w.cfg.Drop); err != nil {
+		return Sample{}, fmt.Errorf("dropping cached pages before the %d-byte read run: %w", run.WriteSize, err)
+	}
+	return w.readPass(run)
+}
+
+// writeFile creates a data file and writes the data to it in calls of
+// run.WriteSize bytes, timed from open to close (with Preallocate, the
+// file is created and allocated before the clock starts). The file is
+// left in place. The pass stops at limit.
+func (w *writer) writeFile(run Run, tag string, limit time.Duration) (string, Sample, error) {
+	var name string
+	s := Sample{Run: run}
+	open, err := w.newFile(tag, &name)
+	if err == nil {
+		s, err = w.timed(run, limit, open, (*pass).write)
+	}
+	if err == nil && w.cfg.Verify {
+		err = w.verifyRun(name, s)
+	}
+	if err != nil {
+		_ = w.remove(name)
+		return "", s, w.runError(run, name, s.Bytes, err)
+	}
+	return name, s, nil
+}
+
+// verifyRun reads back what the run s wrote and counts it as checked.
+func (w *writer) verifyRun(name string, s Sample) error {
+	elems := s.Bytes / w.cfg.ElemSize()
+	f, err := w.fs.Open(name, w.id(name), false)
+	if err != nil {
+		return wrapOp("open for verify", err)
+	}
+	defer f.Close()
+	if err := w.data.cur.verify(f, w.displayPath(name), elems); err != nil {
+		return err
+	}
+	w.verified.Files++
+	w.verified.Elements += elems
+	w.verified.Bytes += elems * w.cfg.ElemSize()
+	return nil
+}
+
+// timed is one timed pass (pass.time) with the current variant's data.
+func (w *writer) timed(run Run, limit time.Duration, open func() (File, error), move func(*pass, File, *Sample) error) (Sample, error) {
+	p := &pass{cfg: w.cfg, data: w.data.cur, scratch: w.data.readScratch, limit: limit, stop: &w.stop, moved: &w.moved, phase: &w.phase}
+	if w.lat != nil {
+		w.lat.reset(uint64(run.Seq)*randomGamma + uint64(run.WriteSize))
+		p.lat = w.lat
+	}
+	return p.time(run, open, move)
+}
+
+func (w *writer) runError(run Run, name string, bytes int64, err error) error {
+	if errors.Is(err, ErrInterrupted) {
+		return err
+	}
+	var verr *VerifyError
+	if errors.As(err, &verr) {
+		return err
+	}
+	op := "write"
+	if run.Mode == ModeRead {
+		op = "read"
+	}
+	var oe *opError
+	if errors.As(err, &oe) {
+		op, err = oe.op, oe.err
+	}
+	return &RunError{Op: op, Run: run, Bytes: bytes, Path: w.displayPath(name), Err: err}
+}
+
+func (w *writer) displayPath(name string) string {
+	if o, ok := w.fs.(Pather); ok {
+		return o.Path(name)
+	}
+	return name
+}
+
+func (w *writer) readPass(run Run) (Sample, error) {
+	name, id := w.readTarget()
+	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) { return w.fs.Open(name, id, w.cfg.Direct) }, (*pass).read)
+	if err != nil {
+		return s, w.runError(run, name, s.Bytes, err)
+	}
+	return s, nil
+}
+
+func (w *writer) create(tag string) (string, File, error) {
+	var lastErr error
+	for attempt := 0; attempt < 10; attempt++ {
+		name := fmt.Sprintf("%s-%s-%d.dat", w.prefix, tag, attempt)
+		f, err := w.createTracked(name, w.cfg.Direct)
+		if err == nil {
+			return name, f, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return name, nil, err
+		}
+		lastErr = err
+	}
+	return "", nil, lastErr
+}
+
+// createTracked creates a file and records it, so RemoveFiles never
+// misses a file and no file is made after it ran. Only tracked files are
+// ever removed. The lock is never held across a system call: a call hung
+// in the kernel must not keep a second Ctrl-C from listing the files.
+func (w *writer) createTracked(name string, direct bool) (File, error) {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil, ErrInterrupted
+	}
+	w.files[name] = inFlight
+	w.creating.Add(1)
+	defer w.creating.Done()
+	w.mu.Unlock()
+	f, id, err := w.fs.Create(name, direct)
+	w.mu.Lock()
+	closed := w.closed
+	switch {
+	case err != nil:
+		delete(w.files, name)
+	case closed: // RemoveFiles ran while the create was in the kernel
+		delete(w.files, name)
+	default:
+		w.files[name] = id
+	}
+	w.mu.Unlock()
+	if err == nil && closed {
+		f.Close()
+		w.removeUntracked(name, id)
+		return nil, ErrInterrupted
+	}
+	return f, err
+}
+
+// inFlight marks a file whose create has not returned yet.
+var inFlight = FileID{}
+
+// id is the identity Create gave a data file this runner holds.
+func (w *writer) id(name string) FileID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.files[name]
+}
+
+func (w *writer) forget(name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.files, name)
+}
+
+// remove deletes a data file, but only one this runner created and holds.
+func (w *writer) remove(name string) error {
+	w.mu.Lock()
+	id, held := w.files[name]
+	if !held || id == inFlight {
+		w.mu.Unlock()
+		return nil
+	}
+	delete(w.files, name)
+	w.removing.Add(1)
+	defer w.removing.Done()
+	w.mu.Unlock()
+	if err := w.removeUntracked(name, id); err != nil {
+		return fmt.Errorf("removing data file: %w", describedError{err})
+	}
+	return nil
+}
+
+// removeUntracked removes one file no longer in the table and records it
+// as left behind when that fails; a file already gone is not a leftover.
+func (w *writer) removeUntracked(name string, id FileID) error {
+	w.phase.set(PhaseRemove)
+	defer w.phase.set(PhaseIdle)
+	err := w.fs.Remove(name, id)
+	if err == nil || errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	w.mu.Lock()
+	w.left = append(w.left, LeftFile{Path: w.displayPath(name), Err: DescribePath(err)})
+	w.mu.Unlock()
+	return err
+}
+
+// closeFiles has the writer create no file: RemoveFiles ran before it
+// started.
+func (w *writer) closeFiles() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+}
+
+// leftFiles are the data files that could not be removed, with the cause.
+func (w *writer) leftFiles() []LeftFile {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.left)
+}
+
+// removeFiles deletes every data file this writer created and still
+// holds, and those of killed peers (removeOrphans). It is safe to call
+// from a signal handler's goroutine. After it, the writer creates no
+// more files.
+func (w *writer) removeFiles() {
+	w.removeAll(nil)
+	removeOrphans(w.fs, w.shared, w.coord, w.removeUntracked)
+}
+
+// removeAll removes the held files, calling done with each one's name
+// once its removal returned.
+func (w *writer) removeAll(done func(name string)) {
+	defer holdTermSignals()()
+	w.mu.Lock()
+	w.closed = true
+	held := map[string]FileID{}
+	for n, id := range w.files {
+		if id != inFlight { // its creator removes it when Create returns
+			held[n] = id
+			delete(w.files, n)
+		}
+	}
+	if len(held) > 0 { // after Abandon took every file, none: no Add races its Wait
+		w.removing.Add(1)
+		defer w.removing.Done()
+	}
+	w.mu.Unlock()
+	for n, id := range held {
+		_ = w.removeUntracked(n, id)
+		if done != nil {
+			done(n)
+		}
+	}
+}
+
+// abandon is Runner.Abandon for this writer's files.
+func (w *writer) abandon(wait time.Duration) []string {
+	w.mu.Lock()
+	pending := map[string]bool{}
+	for n := range w.files {
+		pending[n] = true
+	}
+	w.mu.Unlock()
+	var mu sync.Mutex
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		w.removeAll(func(n string) {
+			mu.Lock()
+			delete(pending, n)
+			mu.Unlock()
+		})
+		// A create in flight removes its own file once it returns (or
+		// records it as left), and the sweep's own teardown may be
+		// removing some: wait for those too.
+		w.creating.Wait()
+		w.removing.Wait()
+		mu.Lock()
+		clear(pending)
+		mu.Unlock()
+	}()
+	select {
+	case <-finished:
+	case <-time.After(wait):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for n := range pending {
+		out = append(out, w.displayPath(n))
+	}
+	w.mu.Lock()
+	for _, l := range w.left {
+		out = append(out, l.Path)
+	}
+	w.mu.Unlock()
+	slices.Sort(out)
+	return slices.Compact(out)
+}
