@@ -106,7 +106,7 @@ func appReport(c *cli.Context, inputs []workload.Input) (*report.AppReport, erro
 func curveWarnings(c *report.AppCurve, inputs []workload.Input) []string {
 	var out []string
 	if c.Knee > 0 && !c.Established {
-		out = append(out, fmt.Sprintf("the curve's knee (%d bytes) is not established: the estimate at the recommended size is provisional; more rounds of the sweep (--repeat auto) would establish it", c.Knee))
+		out = append(out, fmt.Sprintf("the curve's knee (%d bytes) is not established: the estimate at the recommended size is provisional; a sweep given more time (--time-budget, or --repeat auto where it ran one round) or a quieter machine would establish it", c.Knee))
 	}
 	seen := map[string]bool{}
 	for _, in := range inputs {
