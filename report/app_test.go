@@ -113,3 +113,25 @@ func TestAppCallsAboveTheRecommendedSize(t *testing.T) {
 		}
 	}
 }
+
+// A log without records says so, in the verdict, what to set and its
+// table, in text and Markdown.
+func TestAppLogWithoutWrites(t *testing.T) {
+	in := workload.Input{Path: "empty.darshan", Kind: workload.KindDarshan, Version: "3.41", Compression: "zlib", NProcs: 4}
+	curve := fixedReport()
+	cc := curve.CostCurve(4096)
+	cost := advice.EstimateCost([]workload.Input{in}, cc)
+	r := NewAppReport(AppReport{Tool: curve.Tool, Curve: AppCurveOf("ext4.json", curve, cc)}, []workload.Input{in}, curve, &cost, nil, nil)
+	for name, format := range map[string]AppReporter{"text": AppText, "markdown": AppMarkdown} {
+		var b bytes.Buffer
+		if err := format(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.ToLower(b.String())
+		for _, want := range []string{"the inputs have no write calls: nothing to estimate.", "nothing; the inputs show no write calls.", "no posix, mpi-io or stdio records"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in:\n%s", name, want, b.String())
+			}
+		}
+	}
+}

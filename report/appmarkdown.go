@@ -45,6 +45,10 @@ func (p *printer) mdInput(in AppInput) {
 	for _, n := range in.Notes {
 		p.f("\n- note: %s\n", n)
 	}
+	if len(in.Modules) == 0 {
+		p.f("\nNo POSIX, MPI-IO or STDIO records.\n")
+		return
+	}
 	p.f("\n| module | records | files | writes | bytes written | write time s | write sizes (Darshan's bins) |\n|---|---:|---:|---:|---:|---:|---|\n")
 	for _, m := range in.Modules {
 		p.f("| %s | %d | %d | %d | %d | %.3f | %s |\n", m.Module, m.Records, m.Files, m.Writes, m.BytesWritten, m.WriteSeconds, histogramWords(m.Histogram))

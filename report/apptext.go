@@ -123,9 +123,12 @@ func (p *printer) textVerdict(r *AppReport) {
 func verdictLines(r *AppReport) []string {
 	e, c := r.Estimate, r.Curve
 	var out []string
-	if e.EstimatedCalls == 0 {
+	switch {
+	case e.EstimatedCalls+e.OutsideCalls == 0:
+		out = append(out, "the inputs have no write calls: nothing to estimate.")
+	case e.EstimatedCalls == 0:
 		out = append(out, "no write call of the inputs has a size the curve measured, so none is estimated.")
-	} else {
+	default:
 		out = append(out, fmt.Sprintf("now: %s (%s) for %s in %d write(2) calls%s, at the curve's throughput of their sizes.",
 			secondsWords(e.SecondsNow), rangeWords(e.SecondsNowLow, e.SecondsNowHigh), bytesWords(e.EstimatedBytes), e.EstimatedCalls, ofOneSize(r)))
 		out = append(out, recommendedWords(e, c))
@@ -228,6 +231,9 @@ func smallWords(s *AppSmallWrites, c *AppCurve) string {
 func setLines(r *AppReport) (string, []string) {
 	e, c := r.Estimate, r.Curve
 	if len(e.Evidence) == 0 {
+		if e.EstimatedCalls+e.OutsideCalls == 0 {
+			return "nothing; the inputs show no write calls.", nil
+		}
 		if e.EstimatedCalls > 0 && realGain(e.GainLow, c) {
 			return fmt.Sprintf("no I/O library shows in the inputs, so the program makes these write(2) calls itself: "+
 				"buffer them to at least %s (%d bytes) a call.", knee.FormatSize(c.Recommended), c.Recommended), nil
@@ -278,6 +284,10 @@ func (p *printer) textInput(in AppInput) {
 	p.f("\n%s\n", wrap(inputWords(in), 100, "  "))
 	for _, n := range in.Notes {
 		p.f("  note: %s\n", wrap(n, 92, "    "))
+	}
+	if len(in.Modules) == 0 {
+		p.f("  no POSIX, MPI-IO or STDIO records\n")
+		return
 	}
 	p.f("  module   records  files      writes  bytes written            write time s  write sizes (Darshan's bins)\n")
 	for _, m := range in.Modules {
