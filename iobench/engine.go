@@ -110,7 +110,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	w.observer, w.coord = r.Observer, r.Coord
 	r.mu.Lock()
 	if r.closed { // RemoveFiles ran first: the writer creates no file
-		w.closeFiles()
+		w.files.close()
 	}
 	r.writers = []*writer{w}
 	r.mu.Unlock()
@@ -182,7 +182,7 @@ func (r *Runner) Phase() Phase {
 func (r *Runner) LeftFiles() []LeftFile {
 	var out []LeftFile
 	for _, w := range r.started() {
-		out = append(out, w.leftFiles()...)
+		out = append(out, w.files.leftFiles()...)
 	}
 	return out
 }
@@ -212,7 +212,7 @@ func (r *Runner) Abandon(wait time.Duration) []string {
 	var wg sync.WaitGroup
 	for _, w := range r.close() {
 		wg.Go(func() {
-			left := w.abandon(wait)
+			left := w.files.abandon(wait)
 			mu.Lock()
 			out = append(out, left...)
 			mu.Unlock()

@@ -222,7 +222,7 @@ func TestExistingFileIsNeverTouched(t *testing.T) {
 	defer w.teardown(&Result{})
 	taken := w.prefix + "-1-0.dat"
 	m.files[taken] = nil
-	name, f, err := w.create("1")
+	name, f, err := w.files.create(w.prefix+"-1", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,9 +30,9 @@ func (o OSFS) Identify(name string) (FileID, error) {
 // host the name must lead to a regular file with the creator's inode, and
 // this host's device number completes the identity every later open and
 // removal checks. The creator's host is in the file's name.
-func (w *writer) peerID(name string, id FileID) (FileID, error) {
+func (t *fileTable) peerID(name string, id FileID) (FileID, error) {
 	l, named := parseLeftover(name, nameHost())
-	idf, can := w.fs.(identifier)
+	idf, can := t.fs.(identifier)
 	if !named || l.State != OtherHost || !can || id == (FileID{}) {
 		return id, nil
 	}
@@ -41,7 +41,7 @@ func (w *writer) peerID(name string, id FileID) (FileID, error) {
 		return FileID{}, err
 	}
 	if local.Ino != id.Ino || local == (FileID{}) {
-		return FileID{}, &ReplacedError{Path: w.displayPath(name), Want: id, Now: whatIs(local) + " as host " + nameHost() + " sees it (host " + l.Host + " made it)"}
+		return FileID{}, &ReplacedError{Path: t.path(name), Want: id, Now: whatIs(local) + " as host " + nameHost() + " sees it (host " + l.Host + " made it)"}
 	}
 	return local, nil
 }

@@ -44,7 +44,7 @@ func (w *writer) shiftReadFile() error {
 		return configErr(SetReadShift, w.cfg.ReadShift, "needs MPI ranks to read each other's files")
 	}
 	// The message: the file's size, device and inode, then its name.
-	id := w.id(w.readFile)
+	id := w.files.id(w.readFile)
 	msg := binary.LittleEndian.AppendUint64(nil, uint64(w.cfg.TotalBytes()))
 	msg = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(msg, id.Dev), id.Ino)
 	got, err := s.Shift(append(msg, w.readFile...), w.cfg.ReadShift)
@@ -59,7 +59,7 @@ func (w *writer) shiftReadFile() error {
 		return fmt.Errorf("read shift: the rank this one reads wrote %d bytes, this one reads %d: the ranks' shares of the total differ; choose a data size that divides evenly by the ranks", size, w.cfg.TotalBytes())
 	}
 	name := string(got[24:])
-	peer, err := w.peerID(name, FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])})
+	peer, err := w.files.peerID(name, FileID{Dev: binary.LittleEndian.Uint64(got[8:]), Ino: binary.LittleEndian.Uint64(got[16:24])})
 	if err != nil {
 		return fmt.Errorf("read shift: %w", err)
 	}
@@ -73,7 +73,7 @@ func (w *writer) readTarget() (string, FileID) {
 	if w.readPeer != nil {
 		return w.readPeer.name, w.readPeer.id
 	}
-	return w.readFile, w.id(w.readFile)
+	return w.readFile, w.files.id(w.readFile)
 }
 
 // readsDone is the barrier after the last read run: with ReadShift each

@@ -46,7 +46,7 @@ func (w *writer) setupIO() error {
 // and open reopens it. *name is the file's name once it was created.
 func (w *writer) newFile(tag string, name *string) (open func() (File, error), err error) {
 	create := func() (File, error) {
-		n, f, err := w.create(tag)
+		n, f, err := w.files.create(w.prefix+"-"+tag, w.cfg.Direct)
 		*name = n
 		return f, err
 	}
@@ -64,7 +64,7 @@ func (w *writer) newFile(tag string, name *string) (open func() (File, error), e
 	if err != nil {
 		return nil, err
 	}
-	return func() (File, error) { return w.fs.OpenWrite(*name, w.id(*name), w.cfg.Direct, 0) }, nil
+	return func() (File, error) { return w.fs.OpenWrite(*name, w.files.id(*name), w.cfg.Direct, 0) }, nil
 }
 
 // allocate gives f its full size with its blocks allocated (fallocate).
@@ -93,7 +93,7 @@ func (w *writer) layOut() error {
 func (w *writer) overwriteRun(run Run) (Sample, error) {
 	name := w.overwrite
 	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) {
-		return w.fs.OpenWrite(name, w.id(name), w.cfg.Direct, 0)
+		return w.fs.OpenWrite(name, w.files.id(name), w.cfg.Direct, 0)
 	}, (*pass).write)
 	if err == nil && w.cfg.Verify {
 		err = w.verifyRun(name, s)

@@ -39,17 +39,14 @@ func (w *writer) prepareShared() error {
 	if w.shared == nil || !w.shared.Creator {
 		return nil
 	}
-	if w.kept == w.shared.Name { // --keep held the last run's file
-		w.kept = ""
-		if err := w.remove(w.shared.Name); err != nil {
-			return err
-		}
+	if err := w.files.dropKept(w.shared.Name); err != nil { // --keep held the last run's
+		return err
 	}
-	f, err := w.createTracked(w.shared.Name, false)
+	f, err := w.files.createTracked(w.shared.Name, false)
 	if err != nil {
 		return fmt.Errorf("creating the shared file: %w", err)
 	}
-	w.shared.ID = w.id(w.shared.Name)
+	w.shared.ID = w.files.id(w.shared.Name)
 	return f.Close()
 }
 
@@ -75,23 +72,14 @@ func (w *writer) shareID() error {
 	if w.shared.Creator {
 		return nil
 	}
-	if id, err = w.peerID(w.shared.Name, id); err != nil {
+	if id, err = w.files.peerID(w.shared.Name, id); err != nil {
 		return fmt.Errorf("shared file: %w", err)
 	}
 	w.shared.ID = id
-	w.holdShared(w.shared.Name, id)
+	// Held for this run, so that if the creator dies (SIGKILL, a crashed
+	// node) the ranks that survive it remove the file on their way out.
+	w.files.hold(w.shared.Name, id)
 	return nil
-}
-
-// holdShared has a rank that did not create the shared file hold it for this
-// run, so that if the creator dies (SIGKILL, a crashed node) the ranks
-// that survive it remove the file on their way out.
-func (w *writer) holdShared(name string, id FileID) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.closed && id != (FileID{}) {
-		w.files[name] = id
-	}
 }
 
 // releaseShared ends a run on a rank that did not create the shared file:
@@ -99,11 +87,9 @@ func (w *writer) holdShared(name string, id FileID) {
 // tries, as the creator may be the rank that failed.
 func (w *writer) releaseShared(name string, failed bool) error {
 	if failed && !w.cfg.Keep {
-		return w.remove(name)
+		return w.files.remove(name)
 	}
-	w.mu.Lock()
-	delete(w.files, name)
-	w.mu.Unlock()
+	w.files.forget(name)
 	return nil
 }
 

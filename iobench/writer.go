@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -27,13 +24,7 @@ type writer struct {
 	verified Verified     // what --verify checked so far
 	phase    livePhase
 	stop     atomic.Bool
-	mu       sync.Mutex
-	files    map[string]FileID // data files created and not yet removed
-	left     []LeftFile        // data files that could not be removed
-	creating sync.WaitGroup    // creates in the kernel, for abandon
-	removing sync.WaitGroup    // removals under way, for abandon
-	closed   bool              // removeAll ran: create nothing more
-	kept     string
+	files    *fileTable // the data files it holds
 	readFile string
 	readPeer *peerFile // with ReadShift: the other process's file the read runs read
 
@@ -44,7 +35,9 @@ type writer struct {
 // newWriter is a writer of the plan cfg on fs; shared is nil for a file
 // of its own, prefix "" for a unique one.
 func newWriter(cfg Config, fs FS, shared *Shared, prefix string) *writer {
-	return &writer{cfg: cfg, fs: openSyncFS(cfg.OpenSync, fs), shared: shared, prefix: prefix, files: map[string]FileID{}}
+	w := &writer{cfg: cfg, fs: openSyncFS(cfg.OpenSync, fs), shared: shared, prefix: prefix}
+	w.files = newFileTable(w.fs, &w.phase)
+	return w
 }
 
 // run executes the plan. On failure or cancellation it returns the samples
@@ -58,7 +51,7 @@ func (w *writer) run(ctx context.Context) (res *Result, err error) {
 			res.Verified = &v
 		}
 		w.teardown(res)
-		if res.LeftFiles = w.leftFiles(); len(res.LeftFiles) > 0 {
+		if res.LeftFiles = w.files.leftFiles(); len(res.LeftFiles) > 0 {
 			err = errors.Join(err, &LeftFilesError{Files: res.LeftFiles})
 		}
 	}()
@@ -112,24 +105,10 @@ func (w *writer) teardown(res *Result) {
 		return
 	}
 	if w.cfg.Keep && !res.Incomplete {
-		if w.kept == "" {
-			w.kept = w.overwrite
-		}
-		if w.kept == "" {
-			w.kept = w.readFile
-		}
-		res.KeptFile = w.keptPath()
-		w.forget(w.kept)
+		res.KeptFile = w.files.keepLast(w.overwrite, w.readFile)
 	}
 	w.removeFiles()
 	w.data.free()
-}
-
-func (w *writer) keptPath() string {
-	if o, ok := w.fs.(Pather); ok && w.kept != "" {
-		return o.Path(w.kept)
-	}
-	return w.kept
 }
 
 func (w *writer) sweep(res *Result) error {
@@ -269,14 +248,9 @@ func (w *writer) release(name string, failed bool) error {
 		return w.releaseShared(name, failed)
 	}
 	if !w.cfg.Keep {
-		return w.remove(name)
+		return w.files.remove(name)
 	}
-	var err error
-	if w.kept != "" && w.kept != name {
-		err = w.remove(w.kept)
-	}
-	w.kept = name
-	return err
+	return w.files.keep(name)
 }
 
 // warmup writes the data once, untimed, so the first timed run does not pay
@@ -296,7 +270,7 @@ func (w *writer) warmup() error {
 	if err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	return w.remove(name)
+	return w.files.remove(name)
 }
 
 func (w *writer) prepareReadFile() error {
@@ -335,7 +309,7 @@ func (w *writer) writeFile(run Run, tag string, limit time.Duration) (string, Sa
 		err = w.verifyRun(name, s)
 	}
 	if err != nil {
-		_ = w.remove(name)
+		_ = w.files.remove(name)
 		return "", s, w.runError(run, name, s.Bytes, err)
 	}
 	return name, s, nil
@@ -344,12 +318,12 @@ func (w *writer) writeFile(run Run, tag string, limit time.Duration) (string, Sa
 // verifyRun reads back what the run s wrote and counts it as checked.
 func (w *writer) verifyRun(name string, s Sample) error {
 	elems := s.Bytes / w.cfg.ElemSize()
-	f, err := w.fs.Open(name, w.id(name), false)
+	f, err := w.fs.Open(name, w.files.id(name), false)
 	if err != nil {
 		return wrapOp("open for verify", err)
 	}
 	defer f.Close()
-	if err := w.data.cur.verify(f, w.displayPath(name), elems); err != nil {
+	if err := w.data.cur.verify(f, w.files.path(name), elems); err != nil {
 		return err
 	}
 	w.verified.Files++
@@ -384,14 +358,7 @@ func (w *writer) runError(run Run, name string, bytes int64, err error) error {
 	if errors.As(err, &oe) {
 		op, err = oe.op, oe.err
 	}
-	return &RunError{Op: op, Run: run, Bytes: bytes, Path: w.displayPath(name), Err: err}
-}
-
-func (w *writer) displayPath(name string) string {
-	if o, ok := w.fs.(Pather); ok {
-		return o.Path(name)
-	}
-	return name
+	return &RunError{Op: op, Run: run, Bytes: bytes, Path: w.files.path(name), Err: err}
 }
 
 func (w *writer) readPass(run Run) (Sample, error) {
@@ -403,196 +370,11 @@ func (w *writer) readPass(run Run) (Sample, error) {
 	return s, nil
 }
 
-func (w *writer) create(tag string) (string, File, error) {
-	var lastErr error
-	for attempt := 0; attempt < 10; attempt++ {
-		name := fmt.Sprintf("%s-%s-%d.dat", w.prefix, tag, attempt)
-		f, err := w.createTracked(name, w.cfg.Direct)
-		if err == nil {
-			return name, f, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return name, nil, err
-		}
-		lastErr = err
-	}
-	return "", nil, lastErr
-}
-
-// createTracked creates a file and records it, so RemoveFiles never
-// misses a file and no file is made after it ran. Only tracked files are
-// ever removed. The lock is never held across a system call: a call hung
-// in the kernel must not keep a second Ctrl-C from listing the files.
-func (w *writer) createTracked(name string, direct bool) (File, error) {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return nil, ErrInterrupted
-	}
-	w.files[name] = inFlight
-	w.creating.Add(1)
-	defer w.creating.Done()
-	w.mu.Unlock()
-	f, id, err := w.fs.Create(name, direct)
-	w.mu.Lock()
-	closed := w.closed
-	switch {
-	case err != nil:
-		delete(w.files, name)
-	case closed: // RemoveFiles ran while the create was in the kernel
-		delete(w.files, name)
-	default:
-		w.files[name] = id
-	}
-	w.mu.Unlock()
-	if err == nil && closed {
-		f.Close()
-		w.removeUntracked(name, id)
-		return nil, ErrInterrupted
-	}
-	return f, err
-}
-
-// inFlight marks a file whose create has not returned yet.
-var inFlight = FileID{}
-
-// id is the identity Create gave a data file this runner holds.
-func (w *writer) id(name string) FileID {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.files[name]
-}
-
-func (w *writer) forget(name string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.files, name)
-}
-
-// remove deletes a data file, but only one this runner created and holds.
-func (w *writer) remove(name string) error {
-	w.mu.Lock()
-	id, held := w.files[name]
-	if !held || id == inFlight {
-		w.mu.Unlock()
-		return nil
-	}
-	delete(w.files, name)
-	w.removing.Add(1)
-	defer w.removing.Done()
-	w.mu.Unlock()
-	if err := w.removeUntracked(name, id); err != nil {
-		return fmt.Errorf("removing data file: %w", describedError{err})
-	}
-	return nil
-}
-
-// removeUntracked removes one file no longer in the table and records it
-// as left behind when that fails; a file already gone is not a leftover.
-func (w *writer) removeUntracked(name string, id FileID) error {
-	w.phase.set(PhaseRemove)
-	defer w.phase.set(PhaseIdle)
-	err := w.fs.Remove(name, id)
-	if err == nil || errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	w.mu.Lock()
-	w.left = append(w.left, LeftFile{Path: w.displayPath(name), Err: DescribePath(err)})
-	w.mu.Unlock()
-	return err
-}
-
-// closeFiles has the writer create no file: RemoveFiles ran before it
-// started.
-func (w *writer) closeFiles() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.closed = true
-}
-
-// leftFiles are the data files that could not be removed, with the cause.
-func (w *writer) leftFiles() []LeftFile {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.left)
-}
-
 // removeFiles deletes every data file this writer created and still
 // holds, and those of killed peers (removeOrphans). It is safe to call
 // from a signal handler's goroutine. After it, the writer creates no
 // more files.
 func (w *writer) removeFiles() {
-	w.removeAll(nil)
-	removeOrphans(w.fs, w.shared, w.coord, w.removeUntracked)
-}
-
-// removeAll removes the held files, calling done with each one's name
-// once its removal returned.
-func (w *writer) removeAll(done func(name string)) {
-	defer holdTermSignals()()
-	w.mu.Lock()
-	w.closed = true
-	held := map[string]FileID{}
-	for n, id := range w.files {
-		if id != inFlight { // its creator removes it when Create returns
-			held[n] = id
-			delete(w.files, n)
-		}
-	}
-	if len(held) > 0 { // after Abandon took every file, none: no Add races its Wait
-		w.removing.Add(1)
-		defer w.removing.Done()
-	}
-	w.mu.Unlock()
-	for n, id := range held {
-		_ = w.removeUntracked(n, id)
-		if done != nil {
-			done(n)
-		}
-	}
-}
-
-// abandon is Runner.Abandon for this writer's files.
-func (w *writer) abandon(wait time.Duration) []string {
-	w.mu.Lock()
-	pending := map[string]bool{}
-	for n := range w.files {
-		pending[n] = true
-	}
-	w.mu.Unlock()
-	var mu sync.Mutex
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		w.removeAll(func(n string) {
-			mu.Lock()
-			delete(pending, n)
-			mu.Unlock()
-		})
-		// A create in flight removes its own file once it returns (or
-		// records it as left), and the sweep's own teardown may be
-		// removing some: wait for those too.
-		w.creating.Wait()
-		w.removing.Wait()
-		mu.Lock()
-		clear(pending)
-		mu.Unlock()
-	}()
-	select {
-	case <-finished:
-	case <-time.After(wait):
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	var out []string
-	for n := range pending {
-		out = append(out, w.displayPath(n))
-	}
-	w.mu.Lock()
-	for _, l := range w.left {
-		out = append(out, l.Path)
-	}
-	w.mu.Unlock()
-	slices.Sort(out)
-	return slices.Compact(out)
+	w.files.removeAll(nil)
+	removeOrphans(w.fs, w.shared, w.coord, w.files.removeUntracked)
 }
