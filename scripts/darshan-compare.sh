@@ -2,8 +2,10 @@
 # darshan-compare.sh checks iobench app's per-module totals against
 # darshan-parser's, log by log: records, distinct files, write calls,
 # bytes written and the ten write-size bins of POSIX and MPI-IO (writes
-# and bytes only for STDIO). Prints one line per log and module, and a
-# last line with the count of mismatches; exits 1 if there is any.
+# and bytes only for STDIO), summed from its per-record lines; and the
+# same against its own totals (--total: total_*, --file: the file count).
+# Prints one line per log and module, and a last line with the count of
+# mismatches; exits 1 if there is any.
 #
 # Usage: scripts/darshan-compare.sh DARSHAN_PARSER IOBENCH LOG...
 # DARSHAN_PARSER is a darshan-parser you already have (your site's module,
@@ -23,10 +25,11 @@ trap 'rm -rf "$work"' EXIT
 bad=0
 for log in "$@"; do
   "$parser" --show-incomplete "$log" > "$work/parser.txt"
+  "$parser" --show-incomplete --total --file "$log" > "$work/total.txt"
   "$iob" app "$log" --format json > "$work/app.json"
-  python3 - "$log" "$work/parser.txt" "$work/app.json" <<'PY' || bad=$((bad + 1))
-import json, sys
-log, parser_out, app_out = sys.argv[1:]
+  python3 - "$log" "$work/parser.txt" "$work/total.txt" "$work/app.json" <<'PY' || bad=$((bad + 1))
+import json, re, sys
+log, parser_out, total_out, app_out = sys.argv[1:]
 bins = ["0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M", "10M_100M", "100M_1G", "1G_PLUS"]
 writes = {"POSIX": ["POSIX_WRITES"], "MPI-IO": ["MPIIO_INDEP_WRITES", "MPIIO_COLL_WRITES", "MPIIO_SPLIT_WRITES", "MPIIO_NB_WRITES"], "STDIO": ["STDIO_WRITES"]}
 nbytes = {"POSIX": "POSIX_BYTES_WRITTEN", "MPI-IO": "MPIIO_BYTES_WRITTEN", "STDIO": "STDIO_BYTES_WRITTEN"}
@@ -48,8 +51,29 @@ for line in open(parser_out, errors="replace"):
         t["bytes_written"] += v
     elif mod in hist and counter.startswith(hist[mod]) and counter[len(hist[mod]):] in bins:
         t["bins"][counter[len(hist[mod]):]] += v
+# darshan-parser's own totals: total_COUNTER lines, then a "# total: FILES ..." line per module.
+text = open(total_out, errors="replace").read()
+totals = {k: int(float(v)) for k, v in re.findall(r"^total_(\w+): (\S+)$", text, re.M)}
+prefix = {"POSIX": "POSIX_", "MPI-IO": "MPIIO_", "STDIO": "STDIO_"}
+own = {}
+for mod, p in prefix.items():
+    at = text.find("total_" + p)
+    if at < 0:
+        continue
+    files = re.search(r"^# total: (\d+) ", text[at:], re.M)
+    own[mod] = {"writes": sum(max(totals.get(c, 0), 0) for c in writes[mod]),
+                "bytes_written": totals.get(nbytes[mod], 0), "files": int(files.group(1)) if files else None,
+                "bins": [totals.get(hist[mod] + b, 0) for b in bins] if mod in hist else None}
 got = {m["module"]: m for m in json.load(open(app_out))["inputs"][0]["modules"]}
 ok = True
+for mod in sorted(set(own) | set(got)):
+    o, g = own.get(mod), got.get(mod)
+    if o is None or g is None:
+        print(f"MISMATCH {log} {mod} (--total): in {'iobench' if o is None else 'darshan-parser'} only"); ok = False; continue
+    mine = {"writes": g["writes"], "bytes_written": g["bytes_written"], "files": g["files"],
+            "bins": [g["write_histogram"][b] for b in bins] if mod in hist else None}
+    if mine != o:
+        print(f"MISMATCH {log.rsplit('/', 1)[-1]} {mod} (--total): iobench {mine}; darshan-parser {o}"); ok = False
 for mod in sorted(set(want) | set(got)):
     w, g = want.get(mod), got.get(mod)
     if w is None or g is None:
