@@ -30,7 +30,7 @@ func sweepReport() *report.Report {
 		}
 	}
 	return &report.Report{
-		FS:      fsinfo.Info{Type: "ext4", BlockSize: 4096},
+		Header:  report.Header{FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}},
 		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Source: "window"},
 		Results: iobench.Summarize(&iobench.Result{Samples: samples}),
 	}

@@ -25,17 +25,19 @@ const fixtureHost = "node17.cluster.example.org"
 // bad round that flags it as widely spread.
 func fixedReport() *Report {
 	r := &Report{
-		Tool: Tool{Name: "iobench", Version: "0.1.0", Revision: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.26.8"},
-		Command: []string{"/home/alice/go/bin/iobench", "sweep", "--dir", "/scratch/alice/run1", "--size", "256MiB",
-			"--repeat", "3", "--format", "markdown", "-o", "/home/alice/results/ext4.md"},
-		StartTime:       fixtureStart,
-		DurationSeconds: 93.25,
-		Host:            fixtureHostInfo(),
-		FS: fsinfo.Info{
-			Dir: "/scratch/alice/run1", ResolvedDir: "/scratch/alice/run1", Type: "ext4", MagicName: "ext2/3/4",
-			Magic: 0xef53, MagicHex: "0xef53", BlockSize: 4096, FragmentSize: 4096, IOBlockSize: 4096,
-			TotalBytes: 500 << 30, FreeBytes: 300 << 30, AvailBytes: 280 << 30, MountPoint: "/scratch",
-			Device: "/dev/nvme0n1p2", MountOptions: "rw,relatime", SuperOptions: "rw,errors=remount-ro",
+		Header: Header{
+			Tool: Tool{Name: "iobench", Version: "0.1.0", Revision: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.26.8"},
+			Command: []string{"/home/alice/go/bin/iobench", "sweep", "--dir", "/scratch/alice/run1", "--size", "256MiB",
+				"--repeat", "3", "--format", "markdown", "-o", "/home/alice/results/ext4.md"},
+			StartTime:       fixtureStart,
+			DurationSeconds: 93.25,
+			Host:            fixtureHostInfo(),
+			FS: fsinfo.Info{
+				Dir: "/scratch/alice/run1", ResolvedDir: "/scratch/alice/run1", Type: "ext4", MagicName: "ext2/3/4",
+				Magic: 0xef53, MagicHex: "0xef53", BlockSize: 4096, FragmentSize: 4096, IOBlockSize: 4096,
+				TotalBytes: 500 << 30, FreeBytes: 300 << 30, AvailBytes: 280 << 30, MountPoint: "/scratch",
+				Device: "/dev/nvme0n1p2", MountOptions: "rw,relatime", SuperOptions: "rw,errors=remount-ro",
+			},
 		},
 		Config: Config{
 			Count: 32 << 20, ElementType: "float64", ElementSize: 8, TotalBytes: 256 << 20,
@@ -135,16 +137,16 @@ func mpiReport() *Report {
 
 // perRank spreads each aggregate run over 8 ranks: the slowest at 80% of
 // the fair share, usually rank 5 (on the second node).
-func perRank(samples []iobench.Sample) []RankRun {
-	var out []RankRun
+func perRank(samples []iobench.Sample) RankRuns {
+	var out RankRuns
 	for _, s := range samples {
 		share := s.MiBPerSec() / 8
 		slow := 5
 		if s.Round == 2 && s.WriteSize == 1<<20 {
 			slow = 2
 		}
-		out = append(out, RankRun{Mode: string(s.Mode), WriteSize: s.WriteSize, Round: s.Round,
-			MinMiBPerSec: 0.8 * share, MedianMiBPerSec: share, MaxMiBPerSec: 1.1 * share, SlowestRank: slow})
+		out = append(out, WriterRun{Mode: string(s.Mode), WriteSize: s.WriteSize, Round: s.Round,
+			MinMiBPerSec: 0.8 * share, MedianMiBPerSec: share, MaxMiBPerSec: 1.1 * share, Slowest: slow})
 	}
 	return out
 }
@@ -206,7 +208,7 @@ func adaptiveReport() *Report {
 // 8 MiB writes timed with gettimeofday, and analyze's notes as warnings.
 func referenceReport() *Report {
 	r := &Report{
-		Tool: Tool{Name: ReferenceTool},
+		Header: Header{Tool: Tool{Name: ReferenceTool}},
 		Config: Config{
 			Count: 1 << 26, ElementType: "float64", ElementSize: 8, TotalBytes: 512 << 20,
 			Sizes: iobench.PowersOfTwo(8<<10, 8<<20), Source: "array", SourceBytes: 512 << 20, Sync: "sync",
@@ -222,6 +224,7 @@ func referenceReport() *Report {
 // host, nothing measured.
 func infoReport() *Report {
 	r := fixedReport()
-	return &Report{Tool: r.Tool, Command: []string{"iobench", "info", "--dir", "/scratch/alice/run1"},
-		StartTime: r.StartTime, Host: r.Host, FS: r.FS}
+	h := r.Header
+	h.Command, h.DurationSeconds = []string{"iobench", "info", "--dir", "/scratch/alice/run1"}, 0
+	return &Report{Header: h}
 }

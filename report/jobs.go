@@ -12,33 +12,16 @@ import (
 // as under MPI: all bytes over the span from the earliest start to the
 // latest end.
 type Jobs struct {
-	Jobs       int      `json:"jobs"`
-	SharedFile bool     `json:"shared_file"` // one file, disjoint segments
-	PerJob     []JobRun `json:"per_job"`     // per-run spread across jobs
-}
-
-// JobRun is the spread of one run's per-job throughputs.
-type JobRun struct {
-	Variant         string  `json:"variant,omitempty"`
-	Mode            string  `json:"mode"`
-	WriteSize       int64   `json:"write_size"`
-	Round           int     `json:"round"`
-	MinMiBPerSec    float64 `json:"min_mib_per_s"`
-	MedianMiBPerSec float64 `json:"median_mib_per_s"`
-	MaxMiBPerSec    float64 `json:"max_mib_per_s"`
-	SlowestJob      int     `json:"slowest_job"`
+	Jobs       int     `json:"jobs"`
+	SharedFile bool    `json:"shared_file"` // one file, disjoint segments
+	PerJob     JobRuns `json:"per_job"`     // per-run spread across jobs
 }
 
 func newJobs(j *iobench.JobsResult) *Jobs {
 	if j == nil {
 		return nil
 	}
-	out := &Jobs{Jobs: j.Jobs, SharedFile: j.SharedFile, PerJob: make([]JobRun, len(j.PerJob))}
-	for i, s := range j.PerJob {
-		out.PerJob[i] = JobRun{Variant: s.Variant, Mode: string(s.Mode), WriteSize: s.WriteSize, Round: s.Round,
-			MinMiBPerSec: s.MinMiBPerSec, MedianMiBPerSec: s.MedianMiBPerSec, MaxMiBPerSec: s.MaxMiBPerSec, SlowestJob: s.SlowestRank}
-	}
-	return out
+	return &Jobs{Jobs: j.Jobs, SharedFile: j.SharedFile, PerJob: NewWriterRuns(j.PerJob)}
 }
 
 // jobsLine describes the writers in one line, from the plan (the header
@@ -55,16 +38,6 @@ func jobsLine(c Config, j *Jobs) string {
 		c.Jobs, layout)
 }
 
-// jobSummaries are rankSummaries of the jobs: the same figures, by job.
-func jobSummaries(j *Jobs, rows []iobench.SizeResult) []rankSummary {
-	runs := make([]RankRun, len(j.PerJob))
-	for i, r := range j.PerJob {
-		runs[i] = RankRun{Variant: r.Variant, Mode: r.Mode, WriteSize: r.WriteSize, Round: r.Round, MinMiBPerSec: r.MinMiBPerSec,
-			MedianMiBPerSec: r.MedianMiBPerSec, MaxMiBPerSec: r.MaxMiBPerSec, SlowestRank: r.SlowestJob}
-	}
-	return rankSummaries(&MPI{PerRank: runs}, rows)
-}
-
 func jobHead() []string {
 	return []string{"size", "bytes", "aggregate MiB/s", "job min", "job median", "job max", "slowest job"}
 }
@@ -73,19 +46,19 @@ const jobCaption = "per job (MiB/s of single jobs, median over rounds):"
 
 func (p *printer) textJobs(r *Report, rows []iobench.SizeResult) {
 	if r.Jobs != nil {
-		p.textSpread(jobCaption, jobHead(), jobSummaries(r.Jobs, rows))
+		p.textSpread(jobCaption, jobHead(), spreadSummaries(r.Jobs.PerJob, rows))
 	}
 }
 
 func (p *printer) mdJobs(r *Report, rows []iobench.SizeResult) {
 	if r.Jobs != nil {
-		p.mdSpread(jobCaption, jobHead(), jobSummaries(r.Jobs, rows))
+		p.mdSpread(jobCaption, jobHead(), spreadSummaries(r.Jobs.PerJob, rows))
 	}
 }
 
 // textSpread is the table of a run's spread across ranks or jobs, under
 // its caption; nothing when no size has one.
-func (p *printer) textSpread(caption string, head []string, sums []rankSummary) {
+func (p *printer) textSpread(caption string, head []string, sums []spreadSummary) {
 	if len(sums) == 0 {
 		return
 	}
@@ -98,7 +71,7 @@ func (p *printer) textSpread(caption string, head []string, sums []rankSummary) 
 }
 
 // mdSpread is textSpread as a Markdown table.
-func (p *printer) mdSpread(caption string, head []string, sums []rankSummary) {
+func (p *printer) mdSpread(caption string, head []string, sums []spreadSummary) {
 	if len(sums) == 0 {
 		return
 	}

@@ -213,7 +213,7 @@ func mdSentence(s string) string {
 }
 
 func (p *printer) mdRanks(r *Report, rows []iobench.SizeResult) {
-	p.mdSpread(rankCaption, rankHead(), rankSummaries(r.MPI, rows))
+	p.mdSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 
 func (p *printer) mdRecommendation(r *Report) {

@@ -33,9 +33,10 @@ func mpiLine(m *MPI) string {
 		m.Ranks, m.Nodes, strings.Join(hosts, ", "), more, layout, split)
 }
 
-// rankSummary is one size's spread across ranks, each figure the median
-// over rounds, and the rank that was slowest most often.
-type rankSummary struct {
+// spreadSummary is one size's spread across writers (ranks or jobs),
+// each figure the median over rounds, and the writer that was slowest
+// most often.
+type spreadSummary struct {
 	size                int64
 	aggregate           float64
 	min, median, max    float64
@@ -43,62 +44,62 @@ type rankSummary struct {
 	rounds              int
 }
 
-// rankSummaries matches MPI.PerRank to the rows of one direction by mode
-// and size; sizes with no per-rank data are left out.
-func rankSummaries(m *MPI, rows []iobench.SizeResult) []rankSummary {
-	var out []rankSummary
+// spreadSummaries matches the spreads to the rows of one direction by
+// mode and size; sizes without a spread are left out.
+func spreadSummaries(spreads []WriterRun, rows []iobench.SizeResult) []spreadSummary {
+	var out []spreadSummary
 	for _, row := range rows {
-		var runs []RankRun
-		for _, rr := range m.PerRank {
+		var runs []WriterRun
+		for _, rr := range spreads {
 			if rr.Mode == string(row.Mode) && rr.WriteSize == row.WriteSize && rr.Variant == row.Variant {
 				runs = append(runs, rr)
 			}
 		}
 		if len(runs) > 0 {
-			out = append(out, summarizeRanks(row, runs))
+			out = append(out, summarizeSpread(row, runs))
 		}
 	}
 	return out
 }
 
-func summarizeRanks(row iobench.SizeResult, runs []RankRun) rankSummary {
-	field := func(get func(RankRun) float64) float64 {
+func summarizeSpread(row iobench.SizeResult, runs []WriterRun) spreadSummary {
+	field := func(get func(WriterRun) float64) float64 {
 		xs := make([]float64, len(runs))
 		for i, r := range runs {
 			xs[i] = get(r)
 		}
 		return knee.Median(xs)
 	}
-	s := rankSummary{
+	s := spreadSummary{
 		size: row.WriteSize, aggregate: row.MiBPerSec, rounds: len(runs),
-		min:    field(func(r RankRun) float64 { return r.MinMiBPerSec }),
-		median: field(func(r RankRun) float64 { return r.MedianMiBPerSec }),
-		max:    field(func(r RankRun) float64 { return r.MaxMiBPerSec }),
+		min:    field(func(r WriterRun) float64 { return r.MinMiBPerSec }),
+		median: field(func(r WriterRun) float64 { return r.MedianMiBPerSec }),
+		max:    field(func(r WriterRun) float64 { return r.MaxMiBPerSec }),
 	}
 	s.slowest, s.slowRounds = mostOften(runs)
 	return s
 }
 
-// mostOften is the rank slowest in the most rounds (the lowest such rank
-// on ties): one bad node shows up in every round, noise does not.
-func mostOften(runs []RankRun) (rank, count int) {
+// mostOften is the writer slowest in the most rounds (the lowest such
+// writer on ties): one bad node shows up in every round, noise does not.
+func mostOften(runs []WriterRun) (writer, count int) {
 	counts := map[int]int{}
 	for _, r := range runs {
-		counts[r.SlowestRank]++
+		counts[r.Slowest]++
 	}
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		if counts[k] > count {
-			rank, count = k, counts[k]
+			writer, count = k, counts[k]
 		}
 	}
-	return rank, count
+	return writer, count
 }
 
 func rankHead() []string {
 	return []string{"size", "bytes", "aggregate MiB/s", "rank min", "rank median", "rank max", "slowest rank"}
 }
 
-func (s rankSummary) cells() []string {
+func (s spreadSummary) cells() []string {
 	return []string{
 		sizeName(s.size), itoa(s.size), fmt.Sprintf("%.1f", s.aggregate),
 		fmt.Sprintf("%.1f", s.min), fmt.Sprintf("%.1f", s.median), fmt.Sprintf("%.1f", s.max),
@@ -109,7 +110,7 @@ func (s rankSummary) cells() []string {
 const rankCaption = "per rank (MiB/s of single ranks, median over rounds):"
 
 func (p *printer) textRanks(r *Report, rows []iobench.SizeResult) {
-	p.textSpread(rankCaption, rankHead(), rankSummaries(r.MPI, rows))
+	p.textSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 
 // MPIIO is how a sweep with --api mpiio moved the data, and the hints: those

@@ -14,24 +14,31 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
+// Header is how every report of a measurement begins: the build, the
+// command line, when it ran and for how long, the host and the file
+// system it measured.
+type Header struct {
+	Tool            Tool          `json:"tool"`
+	Command         []string      `json:"command"`
+	StartTime       time.Time     `json:"start_time"`
+	DurationSeconds float64       `json:"duration_seconds"`
+	Host            hostinfo.Host `json:"host"`
+	FS              fsinfo.Info   `json:"fs"`
+}
+
 // Report is everything one sweep produced; every format renders it.
 type Report struct {
-	Tool            Tool                   `json:"tool"`
-	Command         []string               `json:"command"`
-	StartTime       time.Time              `json:"start_time"`
-	DurationSeconds float64                `json:"duration_seconds"`
-	Host            hostinfo.Host          `json:"host"`
-	FS              fsinfo.Info            `json:"fs"`
-	Config          Config                 `json:"config"`
-	WarmupRan       bool                   `json:"warmup_ran"`
-	Results         []iobench.SizeResult   `json:"results"`
-	Knee            knee.Estimate          `json:"knee"`
-	ReadKnee        *knee.Estimate         `json:"read_knee,omitempty"`
-	KneeStability   *knee.Spread           `json:"knee_stability,omitempty"`
-	Adaptive        *iobench.Adaptive      `json:"adaptive,omitempty"` // what --repeat auto did
-	Recommendation  *advice.Recommendation `json:"recommendation,omitempty"`
-	MPI             *MPI                   `json:"mpi,omitempty"`
-	Jobs            *Jobs                  `json:"jobs,omitempty"` // --jobs: writers in one process, aggregated
+	Header
+	Config         Config                 `json:"config"`
+	WarmupRan      bool                   `json:"warmup_ran"`
+	Results        []iobench.SizeResult   `json:"results"`
+	Knee           knee.Estimate          `json:"knee"`
+	ReadKnee       *knee.Estimate         `json:"read_knee,omitempty"`
+	KneeStability  *knee.Spread           `json:"knee_stability,omitempty"`
+	Adaptive       *iobench.Adaptive      `json:"adaptive,omitempty"` // what --repeat auto did
+	Recommendation *advice.Recommendation `json:"recommendation,omitempty"`
+	MPI            *MPI                   `json:"mpi,omitempty"`
+	Jobs           *Jobs                  `json:"jobs,omitempty"` // --jobs: writers in one process, aggregated
 	// Variants are the curves of an interleaved sweep (--convert, --type
 	// or --direct lists), the first the reference; Results then hold every
 	// variant's rows, and Knee, ReadKnee, KneeStability and the
@@ -57,13 +64,13 @@ type Report struct {
 // is the aggregate of one run over all ranks: all bytes over the span from
 // the earliest start to the latest end, as IOR computes it.
 type MPI struct {
-	Ranks        int       `json:"ranks"`
-	Nodes        int       `json:"nodes"`
-	Hosts        []string  `json:"hosts"`          // one per node
-	SharedFile   bool      `json:"shared_file"`    // one file, disjoint segments
-	CountPerRank bool      `json:"count_per_rank"` // --count/--size per rank (false: --total split)
-	RunBytes     int64     `json:"run_bytes"`      // bytes each run moves over all ranks; 0: unknown
-	PerRank      []RankRun `json:"per_rank"`       // per-run spread across ranks
+	Ranks        int      `json:"ranks"`
+	Nodes        int      `json:"nodes"`
+	Hosts        []string `json:"hosts"`          // one per node
+	SharedFile   bool     `json:"shared_file"`    // one file, disjoint segments
+	CountPerRank bool     `json:"count_per_rank"` // --count/--size per rank (false: --total split)
+	RunBytes     int64    `json:"run_bytes"`      // bytes each run moves over all ranks; 0: unknown
+	PerRank      RankRuns `json:"per_rank"`       // per-run spread across ranks
 	// API is how the ranks move the data: "posix" (write(2), read(2)) or
 	// "mpiio" (MPIIO says how).
 	API   string `json:"api"`
@@ -71,18 +78,6 @@ type MPI struct {
 	// ReadShift: rank r's read runs read the file of rank (r+ReadShift)
 	// mod Ranks (--read-shift, IOR's -C); 0: each rank reads its own.
 	ReadShift int `json:"read_shift"`
-}
-
-// RankRun is the spread of one run's per-rank throughputs.
-type RankRun struct {
-	Variant         string  `json:"variant,omitempty"`
-	Mode            string  `json:"mode"`
-	WriteSize       int64   `json:"write_size"`
-	Round           int     `json:"round"`
-	MinMiBPerSec    float64 `json:"min_mib_per_s"`
-	MedianMiBPerSec float64 `json:"median_mib_per_s"`
-	MaxMiBPerSec    float64 `json:"max_mib_per_s"`
-	SlowestRank     int     `json:"slowest_rank"`
 }
 
 // Tool identifies the build that measured.

@@ -14,8 +14,6 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/runtimes"
@@ -25,23 +23,18 @@ import (
 // runs of a runtime's writer, their summary against the write(2) sweep,
 // and that sweep. Every runtime format renders it.
 type RuntimeReport struct {
-	Tool            Tool              `json:"tool"`
-	Command         []string          `json:"command"`
-	StartTime       time.Time         `json:"start_time"`
-	DurationSeconds float64           `json:"duration_seconds"`
-	Host            hostinfo.Host     `json:"host"`
-	FS              fsinfo.Info       `json:"fs"`
-	Runtime         runtimes.Runtime  `json:"runtime"`
-	Compiler        string            `json:"compiler"` // what built the writer, with its version line
-	Config          RuntimeConfig     `json:"config"`
-	Sweep           *runtimes.Sweep   `json:"sweep,omitempty"` // the write(2) sweep the figures are held against
-	WarmupRan       bool              `json:"warmup_ran"`
-	Samples         []runtimes.Sample `json:"samples"`
-	Summary         runtimes.Summary  `json:"summary"`
-	Apply           []advice.Apply    `json:"apply,omitempty"` // how to apply the sweep's knee, per runtime
-	Warnings        []string          `json:"warnings"`
-	Incomplete      bool              `json:"incomplete"`
-	Error           string            `json:"error,omitempty"`
+	Header
+	Runtime    runtimes.Runtime  `json:"runtime"`
+	Compiler   string            `json:"compiler"` // what built the writer, with its version line
+	Config     RuntimeConfig     `json:"config"`
+	Sweep      *runtimes.Sweep   `json:"sweep,omitempty"` // the write(2) sweep the figures are held against
+	WarmupRan  bool              `json:"warmup_ran"`
+	Samples    []runtimes.Sample `json:"samples"`
+	Summary    runtimes.Summary  `json:"summary"`
+	Apply      []advice.Apply    `json:"apply,omitempty"` // how to apply the sweep's knee, per runtime
+	Warnings   []string          `json:"warnings"`
+	Incomplete bool              `json:"incomplete"`
+	Error      string            `json:"error,omitempty"`
 
 	// Adaptive is what --repeat auto did; nil for fixed rounds.
 	Adaptive *runtimes.Adaptive `json:"adaptive,omitempty"`
@@ -472,5 +465,5 @@ func (r *RuntimeReport) asSweepReport() *Report {
 	if r.Sweep != nil {
 		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
 	}
-	return &Report{FS: r.FS, Recommendation: rec}
+	return &Report{Header: Header{FS: r.FS}, Recommendation: rec}
 }

@@ -59,11 +59,13 @@ func runtimeReport(t *testing.T) *RuntimeReport {
 	cfg := NewRuntimeConfig(p)
 	cfg.Profile, cfg.ProfileWhy = "ext4", "f_type 0xef53 is ext4"
 	rr := &RuntimeReport{
-		Tool:      Tool{Name: "iobench", Version: "0.1.0", Revision: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.26.8"},
-		Command:   []string{"iobench", "runtime", "gfortran", "--dir", "/scratch/alice/run1", "--size", "256MiB"},
-		StartTime: fixtureStart, DurationSeconds: 61.5, Host: fixtureHostInfo(),
-		FS: fsinfo.Info{Dir: "/scratch/alice/run1", ResolvedDir: "/scratch/alice/run1", Type: "ext4", BlockSize: 4096, IOBlockSize: 4096,
-			MountPoint: "/scratch", Device: "/dev/nvme0n1p2"},
+		Header: Header{
+			Tool:      Tool{Name: "iobench", Version: "0.1.0", Revision: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.26.8"},
+			Command:   []string{"iobench", "runtime", "gfortran", "--dir", "/scratch/alice/run1", "--size", "256MiB"},
+			StartTime: fixtureStart, DurationSeconds: 61.5, Host: fixtureHostInfo(),
+			FS: fsinfo.Info{Dir: "/scratch/alice/run1", ResolvedDir: "/scratch/alice/run1", Type: "ext4", BlockSize: 4096, IOBlockSize: 4096,
+				MountPoint: "/scratch", Device: "/dev/nvme0n1p2"},
+		},
 		Runtime: runtimes.Gfortran, Compiler: "/usr/bin/gfortran (GNU Fortran (Debian 12.2.0-14) 12.2.0)",
 		Config: cfg, Sweep: sw, WarmupRan: res.WarmupRan, Samples: res.Samples,
 		Summary: runtimes.Summarize(runtimes.Gfortran, p, res, sw),

@@ -56,7 +56,7 @@ func (j *mpiJob) gather(res *iobench.Result) (*iobench.Result, *report.MPI, erro
 		return nil, nil, err
 	}
 	info := j.layout()
-	info.PerRank = rankRuns(spread)
+	info.PerRank = report.NewWriterRuns(spread)
 	return agg, info, nil
 }
 
@@ -65,13 +65,4 @@ func (j *mpiJob) gather(res *iobench.Result) (*iobench.Result, *report.MPI, erro
 func (j *mpiJob) layout() *report.MPI {
 	nodes := j.Nodes()
 	return &report.MPI{Ranks: j.Size(), Nodes: len(nodes), Hosts: nodes}
-}
-
-func rankRuns(spread []iobench.RankSpread) []report.RankRun {
-	out := make([]report.RankRun, len(spread))
-	for i, s := range spread {
-		out[i] = report.RankRun{Mode: string(s.Mode), WriteSize: s.WriteSize, Round: s.Round,
-			MinMiBPerSec: s.MinMiBPerSec, MedianMiBPerSec: s.MedianMiBPerSec, MaxMiBPerSec: s.MaxMiBPerSec, SlowestRank: s.SlowestRank}
-	}
-	return out
 }

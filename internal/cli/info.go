@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"time"
-
 	"github.com/urfave/cli/v2"
 
-	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/report"
 )
 
@@ -29,6 +26,6 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep := &report.Report{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), FS: info, Host: hostinfo.Read()}
+	rep := &report.Report{Header: header(c, info)}
 	return format.Report(c.App.Writer, rep)
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
@@ -153,7 +152,7 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, er
 	if err := j.roundsFromProfile(c); err != nil {
 		return nil, err
 	}
-	j.rep = &report.RuntimeReport{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: j.info, Runtime: rt}
+	j.rep = &report.RuntimeReport{Header: header(c, j.info), Runtime: rt}
 	return j, nil
 }
 
@@ -342,7 +341,7 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	if err := qs.cfg.Validate(); err != nil {
 		return nil, inFlagWords(err)
 	}
-	qs.rep = &report.Report{FS: j.info, Host: j.rep.Host, Config: report.NewConfig(qs.cfg, j.fraction)}
+	qs.rep = &report.Report{Header: report.Header{FS: j.info, Host: j.rep.Host}, Config: report.NewConfig(qs.cfg, j.fraction)}
 	fmt.Fprintf(j.stderr, "iobench: a quick write(2) sweep first (no --from): %d sizes x %d rounds\n", len(qs.cfg.Sizes), qs.cfg.Repeat)
 	res, err := qs.sweep(ctx, nil, prefix)
 	if err != nil {

@@ -106,9 +106,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if err := j.io.check(j.cfg, j.shared); err != nil {
 		return nil, err
 	}
-	j.rep = &report.Report{
-		Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: info,
-	}
+	j.rep = &report.Report{Header: header(c, info)}
 	return j, nil
 }
 
@@ -166,6 +164,12 @@ func lustreStripe(info fsinfo.Info, dir string) int64 {
 		return 0
 	}
 	return n
+}
+
+// header is how a report of this command begins: iobench, the command
+// line, now, this host and the file system measured.
+func header(c *cli.Context, fs fsinfo.Info) report.Header {
+	return report.Header{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now(), Host: hostinfo.Read(), FS: fs}
 }
 
 // commandLine is the command as the user typed it.
