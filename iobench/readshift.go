@@ -13,8 +13,14 @@ type Shifter interface {
 	Shift(b []byte, n int) ([]byte, error)
 }
 
-// peerFile is the file the read runs read: with ReadShift, one another
-// process created and will remove.
+// readFile is the file read runs read: the writer's own, or with
+// ReadShift one another process created and will remove.
+type readFile struct {
+	own  string
+	peer *peerFile
+}
+
+// peerFile is another process's file, by the identity it has here.
 type peerFile struct {
 	name string
 	id   FileID
@@ -44,10 +50,10 @@ func (w *writer) shiftReadFile() error {
 		return configErr(SetReadShift, w.cfg.ReadShift, "needs MPI ranks to read each other's files")
 	}
 	// The message: the file's size, device and inode, then its name.
-	id := w.files.id(w.readFile)
+	id := w.files.id(w.read.own)
 	msg := binary.LittleEndian.AppendUint64(nil, uint64(w.cfg.TotalBytes()))
 	msg = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(msg, id.Dev), id.Ino)
-	got, err := s.Shift(append(msg, w.readFile...), w.cfg.ReadShift)
+	got, err := s.Shift(append(msg, w.read.own...), w.cfg.ReadShift)
 	if err != nil {
 		return fmt.Errorf("read shift: passing the read files' names: %w", err)
 	}
@@ -63,24 +69,24 @@ func (w *writer) shiftReadFile() error {
 	if err != nil {
 		return fmt.Errorf("read shift: %w", err)
 	}
-	w.readPeer = &peerFile{name: name, id: peer}
+	w.read.peer = &peerFile{name: name, id: peer}
 	return nil
 }
 
-// readTarget is the file a read run reads: this process's own, or with
-// ReadShift the one another process made, by its creator's identity.
-func (w *writer) readTarget() (string, FileID) {
-	if w.readPeer != nil {
-		return w.readPeer.name, w.readPeer.id
+// target is the file a read run reads and its identity: the writer's own
+// as t holds it, or the other process's as this host sees it.
+func (f readFile) target(t *fileTable) (string, FileID) {
+	if f.peer != nil {
+		return f.peer.name, f.peer.id
 	}
-	return w.readFile, w.files.id(w.readFile)
+	return f.own, t.id(f.own)
 }
 
 // readsDone is the barrier after the last read run: with ReadShift each
 // process's file is read by another, and its creator removes it only
 // once every process has finished reading.
 func (w *writer) readsDone() error {
-	if w.readPeer == nil {
+	if w.read.peer == nil {
 		return nil
 	}
 	return w.agree(nil)

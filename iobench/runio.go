@@ -57,7 +57,7 @@ func (w *writer) newFile(tag string, name *string) (open func() (File, error), e
 	if err != nil {
 		return nil, wrapOp("open", err)
 	}
-	err = w.allocate(f)
+	err = allocate(f, w.cfg.TotalBytes())
 	if cerr := f.Close(); err == nil {
 		err = wrapOp("close", cerr)
 	}
@@ -67,13 +67,13 @@ func (w *writer) newFile(tag string, name *string) (open func() (File, error), e
 	return func() (File, error) { return w.fs.OpenWrite(*name, w.files.id(*name), w.cfg.Direct, 0) }, nil
 }
 
-// allocate gives f its full size with its blocks allocated (fallocate).
-func (w *writer) allocate(f File) error {
+// allocate makes f size bytes long with its blocks allocated (fallocate).
+func allocate(f File, size int64) error {
 	a, ok := f.(Allocator)
 	if !ok {
 		return wrapOp("fallocate", errors.ErrUnsupported)
 	}
-	return wrapOp("fallocate", a.Allocate(w.cfg.TotalBytes()))
+	return wrapOp("fallocate", a.Allocate(size))
 }
 
 // layOut creates the file Overwrite writes into and writes the data to it
@@ -99,7 +99,7 @@ func (w *writer) overwriteRun(run Run) (Sample, error) {
 		err = w.verifyRun(name, s)
 	}
 	if err != nil {
-		return s, w.runError(run, name, s.Bytes, err)
+		return s, runError(run, w.files.path(name), s.Bytes, err)
 	}
 	return s, nil
 }

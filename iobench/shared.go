@@ -33,34 +33,34 @@ type Broadcaster interface {
 // its identity, and would open it on trust.
 var errNoBroadcast = errors.New("shared file: the coordinator cannot broadcast the creator's file identity")
 
-// prepareShared creates the shared file for the next run (creator only);
-// tracked, so teardown removes it if another rank fails first.
-func (w *writer) prepareShared() error {
-	if w.shared == nil || !w.shared.Creator {
+// prepare creates the shared file for the next run (creator only; s may
+// be nil), held in t so teardown removes it if another rank fails first.
+func (s *Shared) prepare(t *fileTable) error {
+	if s == nil || !s.Creator {
 		return nil
 	}
-	if err := w.files.dropKept(w.shared.Name); err != nil { // --keep held the last run's
+	if err := t.dropKept(s.Name); err != nil { // --keep held the last run's
 		return err
 	}
-	f, err := w.files.createTracked(w.shared.Name, false)
+	f, err := t.createTracked(s.Name, false)
 	if err != nil {
 		return fmt.Errorf("creating the shared file: %w", err)
 	}
-	w.shared.ID = w.files.id(w.shared.Name)
+	s.ID = t.id(s.Name)
 	return f.Close()
 }
 
 // shareID gives every rank the identity of the shared file the creator
 // made for this run. Every rank calls it at the same step.
-func (w *writer) shareID() error {
-	b, ok := w.coord.(Broadcaster)
+func (s *Shared) shareID(coord Coordinator, t *fileTable) error {
+	b, ok := coord.(Broadcaster)
 	if !ok {
-		if w.shared.Creator {
+		if s.Creator {
 			return nil
 		}
 		return errNoBroadcast
 	}
-	msg := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, w.shared.ID.Dev), w.shared.ID.Ino)
+	msg := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, s.ID.Dev), s.ID.Ino)
 	got, err := b.Broadcast(msg)
 	if err != nil {
 		return fmt.Errorf("shared file: broadcasting its identity: %w", err)
@@ -69,27 +69,27 @@ func (w *writer) shareID() error {
 		return fmt.Errorf("shared file: a %d-byte identity from the creator, want 16", len(got))
 	}
 	id := FileID{Dev: binary.LittleEndian.Uint64(got), Ino: binary.LittleEndian.Uint64(got[8:])}
-	if w.shared.Creator {
+	if s.Creator {
 		return nil
 	}
-	if id, err = w.files.peerID(w.shared.Name, id); err != nil {
+	if id, err = t.peerID(s.Name, id); err != nil {
 		return fmt.Errorf("shared file: %w", err)
 	}
-	w.shared.ID = id
+	s.ID = id
 	// Held for this run, so that if the creator dies (SIGKILL, a crashed
 	// node) the ranks that survive it remove the file on their way out.
-	w.files.hold(w.shared.Name, id)
+	t.hold(s.Name, id)
 	return nil
 }
 
-// releaseShared ends a run on a rank that did not create the shared file:
-// after a good run the creator removes it; after a failure every rank
-// tries, as the creator may be the rank that failed.
-func (w *writer) releaseShared(name string, failed bool) error {
-	if failed && !w.cfg.Keep {
-		return w.files.remove(name)
+// release ends a run on a rank that did not create the shared file: after
+// a good run the creator removes it; after a failure every rank tries
+// (remove), as the creator may be the rank that failed.
+func (s *Shared) release(t *fileTable, remove bool) error {
+	if remove {
+		return t.remove(s.Name)
 	}
-	w.files.forget(name)
+	t.forget(s.Name)
 	return nil
 }
 
@@ -98,7 +98,7 @@ func (w *writer) sharedWriteRun(run Run) (Sample, error) {
 		return w.fs.OpenWrite(w.shared.Name, w.shared.ID, w.cfg.Direct, w.shared.Offset)
 	}, (*pass).write)
 	if err != nil {
-		return s, w.runError(run, w.shared.Name, s.Bytes, err)
+		return s, runError(run, w.files.path(w.shared.Name), s.Bytes, err)
 	}
 	return s, nil
 }

@@ -25,8 +25,7 @@ type writer struct {
 	phase    livePhase
 	stop     atomic.Bool
 	files    *fileTable // the data files it holds
-	readFile string
-	readPeer *peerFile // with ReadShift: the other process's file the read runs read
+	read     readFile   // what read runs read
 
 	overwrite string           // with Config.Overwrite: the one file every write run writes into
 	lat       *latencyRecorder // with Config.Latency; reset for each run
@@ -105,7 +104,7 @@ func (w *writer) teardown(res *Result) {
 		return
 	}
 	if w.cfg.Keep && !res.Incomplete {
-		res.KeptFile = w.files.keepLast(w.overwrite, w.readFile)
+		res.KeptFile = w.files.keepLast(w.overwrite, w.read.own)
 	}
 	w.removeFiles()
 	w.data.free()
@@ -183,7 +182,7 @@ func (w *writer) coordinated(run Run) (Sample, error) {
 		return Sample{}, err
 	}
 	if w.shared != nil && run.Mode == ModeWrite {
-		if err := w.agree(w.shareID()); err != nil {
+		if err := w.agree(w.shared.shareID(w.coord, w.files)); err != nil {
 			return Sample{}, err
 		}
 	}
@@ -219,7 +218,7 @@ func (w *writer) prepare(run Run) error {
 		p.PrepareRun(run)
 	}
 	if run.Mode == ModeWrite {
-		return w.prepareShared()
+		return w.shared.prepare(w.files)
 	}
 	return nil
 }
@@ -245,7 +244,7 @@ func (w *writer) runOnce(run Run) (Sample, string, error) {
 // it for --keep (removing the one kept before).
 func (w *writer) release(name string, failed bool) error {
 	if w.shared != nil && !w.shared.Creator {
-		return w.releaseShared(name, failed)
+		return w.shared.release(w.files, failed && !w.cfg.Keep)
 	}
 	if !w.cfg.Keep {
 		return w.files.remove(name)
@@ -279,7 +278,7 @@ func (w *writer) prepareReadFile() error {
 	if err != nil {
 		return fmt.Errorf("writing the file for read runs: %w", err)
 	}
-	w.readFile = name
+	w.read.own = name
 	if w.cfg.Warmup {
 		_, err = w.readPass(Run{Mode: ModeRead, WriteSize: w.cfg.MaxSize()})
 	}
@@ -287,7 +286,7 @@ func (w *writer) prepareReadFile() error {
 }
 
 func (w *writer) readRun(run Run) (Sample, error) {
-	name, id := w.readTarget()
+	name, id := w.read.target(w.files)
 	if err := w.fs.DropCache(name, id, w.cfg.Drop); err != nil {
 		return Sample{}, fmt.Errorf("dropping cached pages before the %d-byte read run: %w", run.WriteSize, err)
 	}
@@ -310,7 +309,7 @@ func (w *writer) writeFile(run Run, tag string, limit time.Duration) (string, Sa
 	}
 	if err != nil {
 		_ = w.files.remove(name)
-		return "", s, w.runError(run, name, s.Bytes, err)
+		return "", s, runError(run, w.files.path(name), s.Bytes, err)
 	}
 	return name, s, nil
 }
@@ -342,7 +341,8 @@ func (w *writer) timed(run Run, limit time.Duration, open func() (File, error), 
 	return p.time(run, open, move)
 }
 
-func (w *writer) runError(run Run, name string, bytes int64, err error) error {
+// runError says which call of which run failed, on which file (path).
+func runError(run Run, path string, bytes int64, err error) error {
 	if errors.Is(err, ErrInterrupted) {
 		return err
 	}
@@ -358,14 +358,14 @@ func (w *writer) runError(run Run, name string, bytes int64, err error) error {
 	if errors.As(err, &oe) {
 		op, err = oe.op, oe.err
 	}
-	return &RunError{Op: op, Run: run, Bytes: bytes, Path: w.files.path(name), Err: err}
+	return &RunError{Op: op, Run: run, Bytes: bytes, Path: path, Err: err}
 }
 
 func (w *writer) readPass(run Run) (Sample, error) {
-	name, id := w.readTarget()
+	name, id := w.read.target(w.files)
 	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) { return w.fs.Open(name, id, w.cfg.Direct) }, (*pass).read)
 	if err != nil {
-		return s, w.runError(run, name, s.Bytes, err)
+		return s, runError(run, w.files.path(name), s.Bytes, err)
 	}
 	return s, nil
 }
