@@ -25,42 +25,42 @@ type jobBarrier struct {
 }
 
 func newJobBarrier(n int) *jobBarrier {
-	g := &jobBarrier{n: n, errs: make([]error, n), samples: make([][]Sample, n)}
-	g.cond = sync.NewCond(&g.mu)
-	return g
+	jb := &jobBarrier{n: n, errs: make([]error, n), samples: make([][]Sample, n)}
+	jb.cond = sync.NewCond(&jb.mu)
+	return jb
 }
 
 // exchange is one barrier: each member puts its part, the last to arrive
 // runs done on them all, and each then gets the outcome; all three under
-// the group's lock.
-func (g *jobBarrier) exchange(put, done, get func()) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+// the barrier's lock.
+func (jb *jobBarrier) exchange(put, done, get func()) {
+	jb.mu.Lock()
+	defer jb.mu.Unlock()
 	put()
-	if g.arrived++; g.arrived == g.n {
+	if jb.arrived++; jb.arrived == jb.n {
 		done()
-		g.arrived = 0
-		g.gen++
-		g.cond.Broadcast()
+		jb.arrived = 0
+		jb.gen++
+		jb.cond.Broadcast()
 	} else {
-		for gen := g.gen; gen == g.gen; {
-			g.cond.Wait()
+		for gen := jb.gen; gen == jb.gen; {
+			jb.cond.Wait()
 		}
 	}
 	get()
 }
 
 // failure is the first error the jobs agreed on, nil if none failed.
-func (g *jobBarrier) failure() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.failed
+func (jb *jobBarrier) failure() error {
+	jb.mu.Lock()
+	defer jb.mu.Unlock()
+	return jb.failed
 }
 
 // jobMember is one job's Coordinator: an Agree, Decider and Broadcaster.
 type jobMember struct {
-	g *jobBarrier
-	k int
+	barrier *jobBarrier
+	k       int
 }
 
 var (
@@ -71,53 +71,53 @@ var (
 
 // Agree is a barrier that returns a *JobsError on every job if any failed.
 func (m jobMember) Agree(err error) error {
-	g := m.g
+	jb := m.barrier
 	var out error
-	g.exchange(func() { g.errs[m.k] = err }, func() {
+	jb.exchange(func() { jb.errs[m.k] = err }, func() {
 		var fs []JobFailure
-		for k, e := range g.errs {
+		for k, e := range jb.errs {
 			if e != nil {
 				fs = append(fs, JobFailure{Job: k, Err: e})
 			}
-			g.errs[k] = nil
+			jb.errs[k] = nil
 		}
-		g.err = nil
+		jb.err = nil
 		if len(fs) > 0 {
-			g.err = &JobsError{Jobs: g.n, Failures: fs}
-			if g.failed == nil {
-				g.failed = g.err
+			jb.err = &JobsError{Jobs: jb.n, Failures: fs}
+			if jb.failed == nil {
+				jb.failed = jb.err
 			}
 		}
-	}, func() { out = g.err })
+	}, func() { out = jb.err })
 	return out
 }
 
 // Decide calls job 0's decide once, on the jobs' samples aggregated, and
 // gives its answer to every job.
 func (m jobMember) Decide(samples []Sample, decide func([]Sample) []int64) ([]int64, error) {
-	g := m.g
+	jb := m.barrier
 	var out []int64
-	g.exchange(func() {
-		g.samples[m.k] = samples
+	jb.exchange(func() {
+		jb.samples[m.k] = samples
 		if m.k == 0 {
-			g.decide = decide
+			jb.decide = decide
 		}
 	}, func() {
-		agg, _ := Aggregate(g.samples)
-		g.sizes = g.decide(agg)
-		clear(g.samples)
-	}, func() { out = slices.Clone(g.sizes) })
+		agg, _ := Aggregate(jb.samples)
+		jb.sizes = jb.decide(agg)
+		clear(jb.samples)
+	}, func() { out = slices.Clone(jb.sizes) })
 	return out, nil
 }
 
 // Broadcast gives job 0's bytes (the shared file's identity) to every job.
 func (m jobMember) Broadcast(b []byte) ([]byte, error) {
-	g := m.g
+	jb := m.barrier
 	var out []byte
-	g.exchange(func() {
+	jb.exchange(func() {
 		if m.k == 0 {
-			g.bytes = slices.Clone(b)
+			jb.bytes = slices.Clone(b)
 		}
-	}, func() { g.out, g.bytes = g.bytes, nil }, func() { out = slices.Clone(g.out) })
+	}, func() { jb.out, jb.bytes = jb.bytes, nil }, func() { out = slices.Clone(jb.out) })
 	return out, nil
 }

@@ -104,7 +104,7 @@ func newJobGroup(cfg Config, fs FS, shared *Shared, prefix string) *jobGroup {
 			s = &Shared{Name: shared.Name, Offset: int64(k) * c.TotalBytes(), Creator: k == 0}
 		}
 		w := newWriter(c, fs, s, fmt.Sprintf("%s-j%d", prefix, k))
-		w.coord = jobMember{g: g.barrier, k: k}
+		w.coord = jobMember{barrier: g.barrier, k: k}
 		g.writers[k] = w
 	}
 	return g

@@ -164,3 +164,23 @@ func wrapOp(op string, err error) error {
 	}
 	return &opError{op: op, err: err}
 }
+
+// runError says which call of which run failed, on which file (path).
+func runError(run Run, path string, bytes int64, err error) error {
+	if errors.Is(err, ErrInterrupted) {
+		return err
+	}
+	var verr *VerifyError
+	if errors.As(err, &verr) {
+		return err
+	}
+	op := "write"
+	if run.Mode == ModeRead {
+		op = "read"
+	}
+	var oe *opError
+	if errors.As(err, &oe) {
+		op, err = oe.op, oe.err
+	}
+	return &RunError{Op: op, Run: run, Bytes: bytes, Path: path, Err: err}
+}

@@ -100,7 +100,7 @@ func (w *writer) setup() error {
 }
 
 func (w *writer) teardown(res *Result) {
-	if len(w.data.all) == 0 {
+	if len(w.data.all) == 0 { // setup stopped before it made any
 		return
 	}
 	if w.cfg.Keep && !res.Incomplete {
@@ -293,6 +293,15 @@ func (w *writer) readRun(run Run) (Sample, error) {
 	return w.readPass(run)
 }
 
+func (w *writer) readPass(run Run) (Sample, error) {
+	name, id := w.read.target(w.files)
+	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) { return w.fs.Open(name, id, w.cfg.Direct) }, (*pass).read)
+	if err != nil {
+		return s, runError(run, w.files.path(name), s.Bytes, err)
+	}
+	return s, nil
+}
+
 // writeFile creates a data file and writes the data to it in calls of
 // run.WriteSize bytes, timed from open to close (with Preallocate, the
 // file is created and allocated before the clock starts). The file is
@@ -339,35 +348,6 @@ func (w *writer) timed(run Run, limit time.Duration, open func() (File, error), 
 		p.lat = w.lat
 	}
 	return p.time(run, open, move)
-}
-
-// runError says which call of which run failed, on which file (path).
-func runError(run Run, path string, bytes int64, err error) error {
-	if errors.Is(err, ErrInterrupted) {
-		return err
-	}
-	var verr *VerifyError
-	if errors.As(err, &verr) {
-		return err
-	}
-	op := "write"
-	if run.Mode == ModeRead {
-		op = "read"
-	}
-	var oe *opError
-	if errors.As(err, &oe) {
-		op, err = oe.op, oe.err
-	}
-	return &RunError{Op: op, Run: run, Bytes: bytes, Path: path, Err: err}
-}
-
-func (w *writer) readPass(run Run) (Sample, error) {
-	name, id := w.read.target(w.files)
-	s, err := w.timed(run, w.cfg.TimeLimit, func() (File, error) { return w.fs.Open(name, id, w.cfg.Direct) }, (*pass).read)
-	if err != nil {
-		return s, runError(run, w.files.path(name), s.Bytes, err)
-	}
-	return s, nil
 }
 
 // removeFiles deletes every data file this writer created and still
