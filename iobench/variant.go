@@ -203,7 +203,8 @@ func (vs *variantSet) use(name string) Config {
 	return vs.cur.cfg
 }
 
-// free returns every variant's source and buffer, a shared source once.
+// free returns every variant's source and buffer, a shared source once,
+// and the read scratch.
 func (vs *variantSet) free() {
 	var freed []*source
 	for _, d := range vs.all {
@@ -213,7 +214,8 @@ func (vs *variantSet) free() {
 		}
 		freeAligned(d.buf)
 	}
-	vs.cur = nil
+	freeAligned(vs.scratch)
+	vs.cur, vs.scratch = nil, nil
 }
 
 // readScratch is where read runs put the data when the sweep has
