@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -245,6 +246,12 @@ func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
 }
 
 func TestHangupCleansUpLikeCtrlC(t *testing.T) {
+	// Under nohup this process ignores SIGHUP and a child inherits that
+	// (and keeps running, as it should there); a signal this process
+	// catches is reset to the default in the child.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	dir := t.TempDir()
 	r := startSweep(t, dir, 200, 2)
 	_ = r.cmd.Process.Signal(syscall.SIGHUP)
