@@ -14,9 +14,14 @@ import (
 // FuzzCostOfLogs runs every log the fuzzer makes through the whole
 // estimate: the reader, the workload model and the cost on a curve. It
 // must not panic, and what it finds must add up: no negative calls, and
-// no NaN or negative seconds.
+// no NaN or negative seconds. Its seeds are the shared logs
+// ($IOBENCH_SHARED, or the shared folder beside the repository).
 func FuzzCostOfLogs(f *testing.F) {
-	logs, _ := filepath.Glob(filepath.Join("..", "..", "shared", "darshan", "logs", "*", "*.darshan"))
+	shared := filepath.Join("..", "..", "shared")
+	if s := os.Getenv("IOBENCH_SHARED"); s != "" {
+		shared = s
+	}
+	logs, _ := filepath.Glob(filepath.Join(shared, "darshan", "logs", "*", "*.darshan"))
 	for _, p := range logs {
 		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
 			f.Add(b)
