@@ -51,13 +51,13 @@ type Input struct {
 // so that the caller can compute every knee the way a sweep does:
 //
 //	in.Report.Config.KneeFraction = fraction
-//	in.Report.Summarize(in.Result())
+//	in.Report.SetResult(in.Result())
 //
 // Parse makes sure every row holds its own samples, so Results come back
 // unchanged.
 func (in *Input) Result() *iobench.Result {
 	rep := in.Report
-	res := &iobench.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete}
+	res := &iobench.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete, Adaptive: rep.Adaptive}
 	for _, v := range rep.Config.Variants {
 		res.Variants = append(res.Variants, v.Name)
 	}

@@ -98,7 +98,7 @@ func TestParseReadError(t *testing.T) {
 	}
 }
 
-// TestResult: Summarize of Input.Result gives back the parsed rows and
+// TestResult: SetResult of Input.Result gives back the parsed rows and
 // computes the knees, and with three rounds the knee's stability.
 func TestResult(t *testing.T) {
 	for _, path := range []string{smallText, smallJSON, smallCSV, "testdata/pr91030-3runs.txt"} {
@@ -107,7 +107,7 @@ func TestResult(t *testing.T) {
 			want := in.Report.Results
 			rep := *in.Report
 			rep.Config.KneeFraction = knee.DefaultFraction
-			rep.Summarize(in.Result())
+			rep.SetResult(in.Result())
 			if diff := cmp.Diff(want, rep.Results); diff != "" {
 				t.Errorf("Results (-want +got):\n%s", diff)
 			}

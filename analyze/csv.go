@@ -385,7 +385,7 @@ func (p *csvParser) finish() (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &report.Report{Header: report.Header{Tool: report.Tool{Name: "iobench"}, StartTime: p.start()}, Results: rows}
+	rep := &report.Report{Header: report.Header{Tool: report.Tool{Name: "iobench"}, StartTime: p.start()}, Summary: report.Summary{Results: rows}}
 	rep.FS.Type = p.meta["fs_type"]
 	rep.FS.BlockSize, _ = strconv.ParseInt(p.meta["block_size"], 10, 64)
 	rep.Config = p.config(rows)

@@ -32,7 +32,7 @@ func sweepReport() *report.Report {
 	return &report.Report{
 		Header:  report.Header{FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}},
 		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Source: "window"},
-		Results: iobench.Summarize(&iobench.Result{Samples: samples}),
+		Summary: report.Summary{Results: iobench.Summarize(&iobench.Result{Samples: samples})},
 	}
 }
 

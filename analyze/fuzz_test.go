@@ -92,9 +92,9 @@ func checkFuzzInput(t *testing.T, in *analyze.Input) {
 		}
 	}
 	rep := *in.Report
-	rep.Summarize(in.Result())
+	rep.SetResult(in.Result())
 	if diff := cmp.Diff(curves(in.Report), curves(&rep), cmpopts.EquateApprox(1e-9, 0)); diff != "" {
-		t.Fatalf("Summarize(Result()) changed the curves (-want +got):\n%s", diff)
+		t.Fatalf("SetResult(Result()) changed the curves (-want +got):\n%s", diff)
 	}
 	for _, w := range []report.Reporter{report.JSON, report.CSV} {
 		if err := w(io.Discard, &rep); err != nil {

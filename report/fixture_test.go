@@ -55,7 +55,7 @@ func fixedReport() *Report {
 // rate(size) MiB/s, give or take roundFactor, and summarizes it into r.
 func withWrites(r *Report, res *iobench.Result, rate func(size int64) float64) *Report {
 	res.Samples = fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite}, func(_ iobench.Mode, size int64) float64 { return rate(size) })
-	r.Summarize(res)
+	r.SetResult(res)
 	return r
 }
 
@@ -122,7 +122,7 @@ func mpiReport() *Report {
 		}
 		return 1600 * float64(size) / float64(size+16<<10)
 	})
-	r.Summarize(res)
+	r.SetResult(res)
 	r.MPI = &MPI{Ranks: 8, Nodes: 2, Hosts: []string{fixtureHost, "node18.cluster.example.org"},
 		SharedFile: true, CountPerRank: true, PerRank: perRank(res.Samples), API: "mpiio", ReadShift: 1,
 		MPIIO: &MPIIO{Library: "Open MPI v4.1.4, package: Debian OpenMPI", Collective: true, Comm: "MPI_COMM_WORLD",
@@ -199,7 +199,7 @@ func adaptiveReport() *Report {
 		}
 		res.Adaptive.SizesPerRound = append(res.Adaptive.SizesPerRound, len(sizes))
 	}
-	r.Summarize(res)
+	r.SetResult(res)
 	return r
 }
 

@@ -10,22 +10,6 @@ import (
 	"github.com/iobench/iobench/units"
 )
 
-// howToApply is the recommendation's how-to-apply block: for a write knee
-// (a flat curve has none, and read advice sets no write buffer), the
-// settings of the runtimes ApplyFor names.
-func (r *Report) howToApply() []advice.Apply {
-	rec := r.Recommendation
-	if rec == nil || rec.Basis != advice.BasisKnee || r.primaryMode() != iobench.ModeWrite {
-		return nil
-	}
-	as := advice.HowToApply(advice.ApplyFacts{Knee: r.Knee.WriteSize, Buffer: rec.BufferSize, FS: r.FS,
-		StripeSize: r.Config.StripeSize, DefaultVerdict: rec.Gfortran.Verdict})
-	if kept, err := advice.FilterApply(as, r.ApplyFor); err == nil {
-		return kept
-	}
-	return as // names the command line did not check: all, rather than none
-}
-
 // applyHeader introduces the block: what the values come from and
 // whether they were measured, and where the reasons are; "" when there is
 // no block and nothing to say about it.
@@ -35,7 +19,7 @@ func applyHeader(r *Report, reasons string) string {
 		return ""
 	}
 	if len(rec.Apply) == 0 {
-		if rec.Basis != advice.BasisKnee || len(r.ApplyFor) == 0 || r.primaryMode() != iobench.ModeWrite {
+		if rec.Basis != advice.BasisKnee || len(r.ApplyFor) == 0 || r.Config.primaryMode() != iobench.ModeWrite {
 			return ""
 		}
 		return fmt.Sprintf("how to apply it: nothing for %s on this file system (%s)", strings.Join(r.ApplyFor, ", "), orDefault(r.FS.Type, "type unknown"))
@@ -160,7 +144,7 @@ func (p *printer) textApply(r *Report) {
 	if len(r.Recommendation.Apply) > 0 {
 		p.f("%s\n", strings.Join(applyLines(r.Recommendation.Apply, r.FS.ResolvedDir), "\n"))
 	}
-	if r.Verified != nil || r.KeptFile != "" || len(r.LeftFiles) > 0 || len(r.Warnings) > 0 || r.Incomplete {
+	if r.Verified != nil || r.KeptFile != "" || len(r.LeftFiles) > 0 || len(r.AllWarnings()) > 0 || r.Incomplete {
 		p.f("\n") // the block ends before the lines that follow it
 	}
 }

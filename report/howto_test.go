@@ -72,7 +72,7 @@ func TestTextApplyBlock(t *testing.T) {
 				r.FS.BlockSize = tt.block
 			}
 			r.Config.StripeSize, r.ApplyFor = tt.stripe, tt.applyFor
-			r.Recommendation.Apply = r.howToApply()
+			r.Recommendation.Apply = howToApply(r.Recommendation, r.Knee, r.Config, r.FS, r.ApplyFor)
 			if diff := cmp.Diff(tt.want, applyBlock(t, r)); diff != "" {
 				t.Errorf("how-to-apply block (-want +got):\n%s", diff)
 			}

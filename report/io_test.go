@@ -30,7 +30,7 @@ func ioReport() *Report {
 		}
 		s.Latency = fixtureLatency(s.Calls, s.Seconds/float64(s.Calls))
 	}
-	r.Summarize(res)
+	r.SetResult(res)
 	return r
 }
 

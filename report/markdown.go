@@ -166,7 +166,7 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	if line := r.EstablishedLine(est); line != "" {
 		p.f("\n%s\n", mdSentence(line))
 	}
-	if mode == r.primaryMode() && r.KneeStability != nil {
+	if mode == r.Config.primaryMode() && r.KneeStability != nil {
 		p.f("\n%s\n", mdSentence(StabilityLine(*r.KneeStability)))
 	}
 	if r.MPI != nil {
@@ -236,11 +236,12 @@ func (p *printer) mdRecommendation(r *Report) {
 }
 
 func (p *printer) mdWarnings(r *Report) {
-	if len(r.Warnings) == 0 && !r.Incomplete {
+	warnings := r.AllWarnings()
+	if len(warnings) == 0 && !r.Incomplete {
 		return
 	}
 	p.f("\nWarnings:\n\n")
-	for _, w := range r.Warnings {
+	for _, w := range warnings {
 		p.f("- %s\n", w)
 	}
 	if r.Incomplete {

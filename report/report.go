@@ -1,17 +1,12 @@
 package report
 
 import (
-	"fmt"
-	"maps"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/knee"
 )
 
 // Header is how every report of a measurement begins: the build, the
@@ -26,38 +21,51 @@ type Header struct {
 	FS              fsinfo.Info   `json:"fs"`
 }
 
-// Report is everything one sweep produced; every format renders it.
+// Report is everything one sweep produced; every format renders it. Its
+// JSON document is reportJSON's.
 type Report struct {
 	Header
-	Config         Config                 `json:"config"`
-	WarmupRan      bool                   `json:"warmup_ran"`
-	Results        []iobench.SizeResult   `json:"results"`
-	Knee           knee.Estimate          `json:"knee"`
-	ReadKnee       *knee.Estimate         `json:"read_knee,omitempty"`
-	KneeStability  *knee.Spread           `json:"knee_stability,omitempty"`
-	Adaptive       *iobench.Adaptive      `json:"adaptive,omitempty"` // what --repeat auto did
-	Recommendation *advice.Recommendation `json:"recommendation,omitempty"`
-	MPI            *MPI                   `json:"mpi,omitempty"`
-	Jobs           *Jobs                  `json:"jobs,omitempty"` // --jobs: writers in one process, aggregated
-	// Variants are the curves of an interleaved sweep (--convert, --type
-	// or --direct lists), the first the reference; Results then hold every
-	// variant's rows, and Knee, ReadKnee, KneeStability and the
-	// recommendation are the first variant's.
-	Variants []VariantResult `json:"variants,omitempty"`
-	// Ratios are each later variant over the first, size by size.
-	Ratios []VariantRatio `json:"ratios,omitempty"`
+	Config    Config
+	WarmupRan bool
+	Summary
+	Adaptive *iobench.Adaptive // what --repeat auto did
+	MPI      *MPI
+	Jobs     *Jobs // --jobs: writers in one process, aggregated
 	// Variant names the variant a VariantReport shows; "" otherwise.
-	Variant    string             `json:"-"`
-	KeptFile   string             `json:"kept_file,omitempty"`
-	LeftFiles  []iobench.LeftFile `json:"left_files,omitempty"` // data files that could not be removed
-	Verified   *iobench.Verified  `json:"verified,omitempty"`   // what --verify read back and checked
-	Warnings   []string           `json:"warnings"`
-	Incomplete bool               `json:"incomplete"`
-	Error      string             `json:"error,omitempty"`
+	Variant   string
+	KeptFile  string
+	LeftFiles []iobench.LeftFile // data files that could not be removed
+	Verified  *iobench.Verified  // what --verify read back and checked
+	// Warnings are the run's own (the plan, the launcher, files left
+	// behind) and the input's, in the order they were added; the
+	// summary's follow them (AllWarnings).
+	Warnings   []string
+	Incomplete bool
+	Error      string
 	// ApplyFor names the runtimes the recommendation's how-to-apply block
 	// covers (advice.ParseRuntimes names); empty: every one that applies.
 	// A choice of the command line, not a result, so not in JSON.
-	ApplyFor []string `json:"-"`
+	ApplyFor []string
+}
+
+// SetResult records what a sweep ran, and its summary.
+func (r *Report) SetResult(res *iobench.Result) {
+	r.WarmupRan, r.KeptFile, r.LeftFiles, r.Verified, r.Incomplete = res.WarmupRan, res.KeptFile, res.LeftFiles, res.Verified, res.Incomplete
+	r.Jobs = newJobs(res.Jobs)
+	r.Adaptive = res.Adaptive
+	if res.Adaptive != nil {
+		r.Config.Repeat = res.Adaptive.Rounds
+	}
+	r.Summary = Summarize(res, r.Config, r.FS, r.ApplyFor)
+}
+
+// AllWarnings are the run's warnings, then the summary's.
+func (r *Report) AllWarnings() []string {
+	out := slices.Clone(r.Warnings)
+	for _, w := range r.Summary.Warnings {
+		out = append(out, w.Text)
+	}
+	return out
 }
 
 // MPI describes a run under mpirun or srun. With it, each sample in Results
@@ -147,113 +155,10 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 	}
 }
 
-// Summarize derives everything a report says from a sweep's samples:
-// per-size results, the knees with their intervals, how the knee moves
-// between rounds, the recommendation and the warnings about them. sweep
-// and analyze both call it, so the same samples give the same report.
-// Warnings it derived before (SummaryWarningPrefix) are replaced; others,
-// from the run itself, are kept.
-func (r *Report) Summarize(res *iobench.Result) {
-	r.WarmupRan = res.WarmupRan
-	r.KeptFile = res.KeptFile
-	r.LeftFiles = res.LeftFiles
-	r.Verified = res.Verified
-	r.Incomplete = res.Incomplete
-	r.Results = iobench.Summarize(res)
-	r.Jobs = newJobs(res.Jobs)
-	if res.Adaptive != nil {
-		r.Adaptive = res.Adaptive
-		r.Config.Repeat = res.Adaptive.Rounds
-	}
-	f := r.Config.KneeFraction
-	// An interleaved sweep's knee and recommendation are its first
-	// variant's; each variant's curve is in Variants.
-	rows, samples := r.Results, res.Samples
-	names := variantNames(res, r.Config, r.Results)
-	if len(names) > 0 {
-		rows, samples = VariantRows(r.Results, names[0]), variantSamples(res.Samples, names[0])
-	}
-	r.Knee, r.ReadKnee = r.knees(rows)
-	r.KneeStability = nil
-	if rounds := FullRoundCurves(samples, r.primaryMode()); len(rounds) >= MinStabilityRounds {
-		sp := knee.Stability(rounds, f)
-		r.KneeStability = &sp
-	}
-	if r.Adaptive != nil {
-		r.Knee.Rounds = r.Adaptive.Rounds // the rounds run, not the most runs of one size
-	}
-	r.summarizeVariants(names, res)
-	r.Recommendation = advice.Recommend(r.Knee, Runs(rows, r.primaryMode()), r.FS)
-	r.Recommendation.Apply = r.howToApply()
-	r.Warnings = append(slices.DeleteFunc(slices.Clone(r.Warnings), isSummaryWarning), r.summaryWarnings()...)
-}
-
-// SummaryWarningPrefix starts every warning Summarize derives.
-const SummaryWarningPrefix = "knee: "
-
-func isSummaryWarning(w string) bool { return strings.HasPrefix(w, SummaryWarningPrefix) }
-
-// summaryWarnings are the warnings the numbers call for: a knee that is
-// not established, and slow runs set aside with too few rounds to be sure.
-func (r *Report) summaryWarnings() []string {
-	var out []string
-	k := r.Knee
-	if k.Found && !k.Established {
-		out = append(out, SummaryWarningPrefix+advice.StatusWords(k)+"; treat the recommendation as provisional")
-	}
-	if len(k.Outliers) > 0 && k.Rounds < MinStabilityRounds {
-		out = append(out, fmt.Sprintf("%sisolated slow runs at %v bytes were set aside; run with --repeat 3 or more for medians and a knee stability check", SummaryWarningPrefix, k.Outliers))
-	}
-	return out
-}
-
-// MinStabilityRounds is the fewest full rounds for which Summarize reports
-// how the knee moves between rounds: with two, one disagreement cannot say
-// which round was the odd one out.
-const MinStabilityRounds = 3
-
-// primaryMode is the direction r.Knee describes.
-func (r *Report) primaryMode() iobench.Mode {
-	if r.Config.Mode == string(iobench.ModeRead) {
+// primaryMode is the direction a report's Knee describes.
+func (c Config) primaryMode() iobench.Mode {
+	if c.Mode == string(iobench.ModeRead) {
 		return iobench.ModeRead
 	}
 	return iobench.ModeWrite
-}
-
-// FullRoundCurves is one curve per round of samples in one direction, in
-// round order, for the rounds that measured every size: each is a full
-// sweep with its own knee. Rounds that measured only some sizes (adaptive
-// rounds, an interrupted sweep) are left out.
-func FullRoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point {
-	byRound := map[int][]knee.Point{}
-	sizes := map[int64]bool{}
-	for _, s := range samples {
-		if s.Mode == mode {
-			byRound[s.Round] = append(byRound[s.Round], knee.Point{Size: s.WriteSize, MiBPerSec: s.MiBPerSec()})
-			sizes[s.WriteSize] = true
-		}
-	}
-	var out [][]knee.Point
-	for _, round := range slices.Sorted(maps.Keys(byRound)) {
-		if len(byRound[round]) >= len(sizes) {
-			out = append(out, byRound[round])
-		}
-	}
-	return out
-}
-
-// Runs are every run of one direction, by size, for the knee estimate.
-func Runs(rows []iobench.SizeResult, mode iobench.Mode) []knee.Runs {
-	var out []knee.Runs
-	for _, row := range rows {
-		if row.Mode != mode {
-			continue
-		}
-		r := knee.Runs{Size: row.WriteSize}
-		for _, s := range row.Samples {
-			r.MiBPerSec = append(r.MiBPerSec, s.MiBPerSec())
-		}
-		out = append(out, r)
-	}
-	return out
 }

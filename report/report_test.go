@@ -170,7 +170,7 @@ func TestSummarizeStability(t *testing.T) {
 		t.Errorf("knees by round (-want +got):\n%s", diff)
 	}
 	r.Config.Repeat = 2
-	r.Summarize(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
+	r.SetResult(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
 		func(iobench.Mode, int64) float64 { return 100 })})
 	if r.KneeStability != nil {
 		t.Errorf("KneeStability = %+v after 2 rounds, want nil", r.KneeStability)
@@ -191,22 +191,49 @@ func TestFullRoundCurves(t *testing.T) {
 	}
 }
 
-// TestSummarizeWarningsReplaced: a report summarised twice (a sweep, then
-// analyze of its JSON) carries its derived warnings once, and keeps the
-// run's own.
-func TestSummarizeWarningsReplaced(t *testing.T) {
+// TestSummaryWarnings: the warnings the knee calls for, by kind.
+func TestSummaryWarnings(t *testing.T) {
+	k := knee.Estimate{Result: knee.Result{Found: true, Outliers: []int64{4096}}, Rounds: 1, Status: knee.StatusOneRound}
+	var got []WarningKind
+	for _, w := range summaryWarnings(k) {
+		got = append(got, w.Kind)
+	}
+	if diff := cmp.Diff([]WarningKind{WarnKneeNotEstablished, WarnOutliersSetAside}, got); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+	k.Established, k.Rounds, k.Status = true, 3, knee.StatusEstablished
+	if w := summaryWarnings(k); w != nil {
+		t.Errorf("an established knee after 3 rounds: warnings %v", w)
+	}
+}
+
+// TestSummaryWarningsOnceAfterAnalyze: a sweep's JSON read back and
+// summarized again, as analyze does, carries each derived warning once,
+// after the run's own.
+func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 	r := fixedReport()
+	r.Config.Repeat = 1
 	r.Warnings = append(r.Warnings, "launcher: something")
 	res := &iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
 		func(_ iobench.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
-	r.Summarize(res)
-	once := slices.Clone(r.Warnings)
-	r.Summarize(res)
-	if diff := cmp.Diff(once, r.Warnings); diff != "" {
-		t.Errorf("warnings after a second Summarize (-first +second):\n%s", diff)
+	r.SetResult(res)
+	if len(r.Summary.Warnings) != 1 || r.Summary.Warnings[0].Kind != WarnKneeNotEstablished {
+		t.Fatalf("one round: summary warnings %+v, want the knee not established", r.Summary.Warnings)
 	}
-	if !slices.Contains(r.Warnings, "launcher: something") {
-		t.Errorf("warnings %q lost the run's own", r.Warnings)
+	doc, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(doc, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r.Warnings, back.Warnings); diff != "" {
+		t.Errorf("the run's warnings read back (-want +got):\n%s", diff)
+	}
+	back.SetResult(res)
+	if diff := cmp.Diff(r.AllWarnings(), back.AllWarnings()); diff != "" {
+		t.Errorf("warnings summarized again (-sweep +analyze):\n%s", diff)
 	}
 }
 

@@ -465,5 +465,5 @@ func (r *RuntimeReport) asSweepReport() *Report {
 	if r.Sweep != nil {
 		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
 	}
-	return &Report{Header: Header{FS: r.FS}, Recommendation: rec}
+	return &Report{Header: Header{FS: r.FS}, Summary: Summary{Recommendation: rec}}
 }

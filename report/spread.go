@@ -75,10 +75,16 @@ func marshalRuns(rs []WriterRun, kind writerKind) ([]byte, error) {
 			out[i].SlowestJob = &rs[i].Slowest
 		}
 	}
+	return marshalUnescaped(out)
+}
+
+// marshalUnescaped is json.Marshal for a MarshalJSON method: it leaves
+// "<host>" as it is, since the encoder around it escapes HTML or not.
+func marshalUnescaped(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // as the document around it: the caller's encoder decides
-	err := enc.Encode(out)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 

@@ -184,7 +184,7 @@ func (p *printer) textBody(r *Report) {
 	for _, l := range r.LeftFiles {
 		p.f("LEFT BEHIND: %s (could not remove it: %s)\n", l.Path, l.Err)
 	}
-	for _, warn := range r.Warnings {
+	for _, warn := range r.AllWarnings() {
 		p.f("warning: %s\n", warn)
 	}
 	if r.Incomplete {
@@ -209,7 +209,7 @@ func (p *printer) textMode(r *Report, mode iobench.Mode) {
 	if line := r.EstablishedLine(est); line != "" {
 		p.f("%s\n", line)
 	}
-	if mode == r.primaryMode() && r.KneeStability != nil {
+	if mode == r.Config.primaryMode() && r.KneeStability != nil {
 		p.f("%s\n", StabilityLine(*r.KneeStability))
 	}
 	if r.MPI != nil {

@@ -101,50 +101,28 @@ func variantNames(res *iobench.Result, c Config, rows []iobench.SizeResult) []st
 	return out
 }
 
-// summarizeVariants gives each variant its knees and each later variant
-// its ratios to the first, size by size.
-func (r *Report) summarizeVariants(names []string, res *iobench.Result) {
-	r.Variants, r.Ratios = nil, nil
-	f := r.Config.KneeFraction
-	for _, name := range names {
-		rows := VariantRows(r.Results, name)
-		v := VariantResult{Name: name}
-		v.Knee, v.ReadKnee = r.knees(rows)
-		if rounds := FullRoundCurves(variantSamples(res.Samples, name), r.primaryMode()); len(rounds) >= MinStabilityRounds {
-			sp := knee.Stability(rounds, f)
-			v.KneeStability = &sp
-		}
-		if r.Adaptive != nil {
-			v.Knee.Rounds = r.Adaptive.Rounds
-		}
-		r.Variants = append(r.Variants, v)
+// variantCurves are the curves of an interleaved sweep's variants, in
+// plan order; nil for a sweep of one.
+func variantCurves(res *iobench.Result, c Config, rows []iobench.SizeResult) []VariantResult {
+	var out []VariantResult
+	for _, name := range variantNames(res, c, rows) {
+		out = append(out, curveOf(name, VariantRows(rows, name), res, c))
 	}
-	if len(names) < 2 {
-		return
-	}
-	first := VariantRows(r.Results, names[0])
-	for _, name := range names[1:] {
-		for _, row := range VariantRows(r.Results, name) {
+	return out
+}
+
+// variantRatios are each later variant over the first, size by size.
+func variantRatios(variants []VariantResult, rows []iobench.SizeResult, fraction float64) []VariantRatio {
+	var out []VariantRatio
+	first := VariantRows(rows, variants[0].Name)
+	for _, v := range variants[1:] {
+		for _, row := range VariantRows(rows, v.Name) {
 			if ref, ok := rowAt(first, row.Mode, row.WriteSize); ok {
-				r.Ratios = append(r.Ratios, variantRatio(name, row, ref, f))
+				out = append(out, variantRatio(v.Name, row, ref, fraction))
 			}
 		}
 	}
-}
-
-// knees are the knee of the primary direction, and of reads when a sweep
-// measured both, of rows.
-func (r *Report) knees(rows []iobench.SizeResult) (knee.Estimate, *knee.Estimate) {
-	f := r.Config.KneeFraction
-	k := knee.EstimateKnee(Runs(rows, iobench.ModeWrite), f)
-	if r.Config.Mode == string(iobench.ModeWrite) {
-		return k, nil
-	}
-	rk := knee.EstimateKnee(Runs(rows, iobench.ModeRead), f)
-	if r.Config.Mode == string(iobench.ModeRead) {
-		return rk, nil
-	}
-	return k, &rk
+	return out
 }
 
 func rowAt(rows []iobench.SizeResult, mode iobench.Mode, size int64) (iobench.SizeResult, bool) {

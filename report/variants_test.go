@@ -48,7 +48,7 @@ func variantsReport() *Report {
 			res.VariantConvertMiBPerSec["convert=big-endian"][size] = 5200
 		}
 	}
-	r.Summarize(res)
+	r.SetResult(res)
 	return r
 }
 
@@ -69,7 +69,7 @@ func jobsReport() *Report {
 		m := s.MiBPerSec()
 		res.Jobs.PerJob = append(res.Jobs.PerJob, iobench.RankSpread{Run: s.Run, MinMiBPerSec: 0.45 * m, MedianMiBPerSec: 0.5 * m, MaxMiBPerSec: 0.55 * m, SlowestRank: 1})
 	}
-	r.Summarize(res)
+	r.SetResult(res)
 	return r
 }
 

@@ -47,7 +47,7 @@ func randomReport(rng *rand.Rand) *Report {
 			})
 		}
 	}
-	r.Summarize(&iobench.Result{Samples: samples})
+	r.SetResult(&iobench.Result{Samples: samples})
 	return r
 }
 

@@ -80,7 +80,7 @@ func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 		rep.Config.KneeFraction = knee.DefaultFraction
 	}
 	rep.ApplyFor, _ = forFromFlags(c) // checked by the command; plot and compare have no --for
-	rep.Summarize(in.Result())
+	rep.SetResult(in.Result())
 	for _, n := range in.Notes {
 		rep.Warnings = append(rep.Warnings, in.Name+": "+n)
 	}

@@ -347,7 +347,7 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	if err != nil {
 		return nil, err
 	}
-	qs.rep.Summarize(res)
+	qs.rep.SetResult(res)
 	return sweepOf(fmt.Sprintf("a quick write(2) sweep here (%d rounds)", qs.cfg.Repeat), qs.rep), nil
 }
 

@@ -321,10 +321,10 @@ func (j *sweepJob) run(ctx context.Context) error {
 			return errors.Join(runErr, err)
 		}
 	}
-	j.rep.Summarize(res)
-	for _, w := range j.rep.Warnings {
-		if warnStderr && strings.HasPrefix(w, report.SummaryWarningPrefix) {
-			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
+	j.rep.SetResult(res)
+	if warnStderr { // the run's own went out before the sweep
+		for _, w := range j.rep.Summary.Warnings {
+			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w.Text)
 		}
 	}
 	if j.rep.KeptFile != "" {
