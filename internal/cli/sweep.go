@@ -100,9 +100,6 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if j.cfg.Order == iobench.Shuffled && !c.IsSet("seed") {
 		j.cfg.Seed = uint64(time.Now().UnixNano())
 	}
-	if err := j.cfg.Validate(); err != nil {
-		return nil, asUsage(err)
-	}
 	if err := j.io.check(j.cfg, j.shared); err != nil {
 		return nil, err
 	}
@@ -260,11 +257,7 @@ func (j *sweepJob) agree(err error) error {
 }
 
 func (j *sweepJob) preflight() error {
-	err := iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes)
-	if err == nil {
-		err = j.cfg.Validate() // a rank's share of --total may be below the largest size
-	}
-	err = inFlagWords(err)
+	err := inFlagWords(iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes))
 	if j.cl != nil { // a collective call: every rank makes it, failed or not
 		err = errors.Join(err, j.cl.samePlan(j.cfg))
 	}
@@ -274,6 +267,11 @@ func (j *sweepJob) preflight() error {
 func (j *sweepJob) run(ctx context.Context) error {
 	shared, prefix, err := j.files()
 	if err != nil {
+		return err
+	}
+	// The one check of the plan, now final: a rank's share of --total
+	// may be below the largest size.
+	if err := j.agree(asUsage(j.cfg.Validate())); err != nil {
 		return err
 	}
 	j.rep.Config = report.NewConfig(j.cfg, j.fraction)
