@@ -83,10 +83,10 @@ func (e *LeftFilesError) Error() string {
 	return b.String()
 }
 
-// Runner runs one sweep. Set the fields, then call Run once. Without
-// jobs Run runs one writer; with Config.Jobs above 1, a jobGroup of them.
-// The other methods are safe to call from any goroutine, before, during
-// and after Run.
+// Runner runs one sweep. Set the fields, then call Run once; with
+// Config.Jobs above 1 it runs that many writers in this process. The
+// other methods are safe to call from any goroutine, before, during and
+// after Run.
 type Runner struct {
 	Config   Config
 	FS       FS
@@ -95,6 +95,8 @@ type Runner struct {
 	Shared   *Shared     // nil: a file per process
 	Prefix   string      // data file name prefix; default: unique per process
 
+	// Run starts one writer, or a jobGroup's writers; the other methods
+	// reach them through writers.
 	mu      sync.Mutex
 	closed  bool      // RemoveFiles or Abandon ran
 	writers []*writer // what Run runs, once it started
