@@ -217,37 +217,48 @@ type byteRange struct{ est, low, high int64 }
 // classBytes splits a file's bytes over its classes: an exact size's are
 // its size times its calls; the bins share the rest, each within what its
 // ends allow, in proportion to calls times the bin's middle (geometric).
+// A rest the bins cannot hold (a log whose total disagrees with its
+// counts) is taken as the nearest they can.
 func classBytes(classes []workload.SizeClass, total int64) []byteRange {
 	out := make([]byteRange, len(classes))
 	rest := total
 	var weight float64
 	for i, c := range classes {
 		if c.Exact() {
-			n := c.Low * c.Calls
+			n := satMul(c.Low, c.Calls)
 			out[i] = byteRange{n, n, n}
-			rest -= n
+			rest = max(rest-n, 0)
 			continue
 		}
-		weight += float64(c.Calls) * math.Sqrt(float64(max(c.Low, 1))*float64(min(c.High, total)))
+		weight += binWeight(c, total)
 	}
-	rest = max(rest, 0)
 	var lows, highs int64
 	for i, c := range classes {
 		if !c.Exact() {
-			out[i].low, out[i].high = c.Low*c.Calls, satMul(min(c.High, rest), c.Calls)
-			lows, highs = lows+out[i].low, satAdd(highs, out[i].high)
+			out[i].low = satMul(c.Low, c.Calls)
+			out[i].high = max(out[i].low, satMul(min(c.High, rest), c.Calls))
+			lows, highs = satAdd(lows, out[i].low), satAdd(highs, out[i].high)
 		}
 	}
+	rest = min(max(rest, lows), highs)
 	for i, c := range classes {
 		if c.Exact() {
 			continue
 		}
 		r := &out[i]
 		r.low, r.high = max(r.low, rest-(highs-r.high)), min(r.high, rest-(lows-r.low))
-		share := float64(c.Calls) * math.Sqrt(float64(max(c.Low, 1))*float64(min(c.High, total))) / weight
+		var share float64
+		if weight > 0 {
+			share = binWeight(c, total) / weight
+		}
 		r.est = min(max(int64(share*float64(rest)), r.low), r.high)
 	}
 	return out
+}
+
+// binWeight is a bin's calls times its middle size (geometric).
+func binWeight(c workload.SizeClass, total int64) float64 {
+	return float64(c.Calls) * math.Sqrt(float64(max(c.Low, 1))*float64(max(min(c.High, total), 1)))
 }
 
 func satMul(a, b int64) int64 {

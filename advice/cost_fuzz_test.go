@@ -49,3 +49,46 @@ func FuzzCostOfLogs(f *testing.F) {
 		RuntimesOf([]workload.Input{in}, ProgramFacts{})
 	})
 }
+
+// FuzzCostOfSizes holds one file of any sizes against the curve: an exact
+// size and one of Darshan's bins, with any calls and byte total a log may
+// claim. Every estimate must lie inside its interval, and the saving
+// cannot exceed the time now.
+func FuzzCostOfSizes(f *testing.F) {
+	f.Add(int64(128<<10), int64(2048), 4, int64(100), int64(256<<20))
+	f.Add(int64(8), int64(1<<20), 0, int64(0), int64(8<<20))
+	f.Add(int64(1<<20), int64(10), 4, int64(5), int64(1<<40))
+	f.Add(int64(0), int64(0), 9, int64(1), int64(math.MaxInt64))
+	curve := quarterCurve()
+	f.Fuzz(func(t *testing.T, size, calls int64, bin int, binCalls, bytes int64) {
+		if size < 0 || calls < 0 || binCalls < 0 || bytes < 0 || bin < 0 || bin >= len(workload.BinNames) {
+			return
+		}
+		low, high := binEnds(bin)
+		file := workload.File{Path: "/x/fuzz", Module: workload.ModulePOSIX, Writes: calls + binCalls, Bytes: bytes, Histogram: true,
+			Sizes: []workload.SizeClass{{Low: size, High: size, Calls: calls}, {Low: low, High: high, Calls: binCalls, Bin: workload.BinNames[bin]}}}
+		c := EstimateCost([]workload.Input{{Files: []workload.File{file}}}, curve)
+		for _, cc := range c.Files[0].Classes {
+			for _, s := range []Seconds{cc.Now, cc.AtRecommended} {
+				if math.IsNaN(s.Est) || s.Low < 0 || s.Est < s.Low*(1-1e-9) || s.Est > s.High*(1+1e-9) {
+					t.Fatalf("class %+v: seconds %+v not inside their interval", cc.SizeClass, s)
+				}
+			}
+			if cc.Bytes < 0 {
+				t.Fatalf("class %+v: %d bytes", cc.SizeClass, cc.Bytes)
+			}
+		}
+		if s := c.Total.Saving(); s.Est < -1e-9 || s.Est > c.Total.Now.Est*(1+1e-9) {
+			t.Fatalf("saving %v of %v now", s.Est, c.Total.Now.Est)
+		}
+	})
+}
+
+// binEnds are the sizes Darshan's bin i holds.
+func binEnds(i int) (low, high int64) {
+	highs := []int64{100, 1 << 10, 10 << 10, 100 << 10, 1 << 20, 4 << 20, 10 << 20, 100 << 20, 1 << 30, math.MaxInt64}
+	if i > 0 {
+		low = highs[i-1] + 1
+	}
+	return low, highs[i]
+}
