@@ -52,8 +52,8 @@ func FuzzCostOfLogs(f *testing.F) {
 
 // FuzzCostOfSizes holds one file of any sizes against the curve: an exact
 // size and one of Darshan's bins, with any calls and byte total a log may
-// claim. Every estimate must lie inside its interval, and the saving
-// cannot exceed the time now.
+// claim. Every estimate, and the gain, must lie inside its interval, and
+// the saving cannot exceed the time now.
 func FuzzCostOfSizes(f *testing.F) {
 	f.Add(int64(128<<10), int64(2048), 4, int64(100), int64(256<<20))
 	f.Add(int64(8), int64(1<<20), 0, int64(0), int64(8<<20))
@@ -80,6 +80,9 @@ func FuzzCostOfSizes(f *testing.F) {
 		}
 		if s := c.Total.Saving(); s.Est < -1e-9 || s.Est > c.Total.Now.Est*(1+1e-9) {
 			t.Fatalf("saving %v of %v now", s.Est, c.Total.Now.Est)
+		}
+		if g, lo, hi := c.Total.Gain(); g > 0 && (lo > g*(1+1e-9) || hi < g*(1-1e-9)) {
+			t.Fatalf("gain %v outside its interval %v-%v", g, lo, hi)
 		}
 	})
 }
