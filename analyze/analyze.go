@@ -19,9 +19,9 @@ type Format string
 
 // The formats Parse knows.
 const (
-	// FormatJSON is the document report.JSON writes.
+	// FormatJSON is the document render.JSON writes.
 	FormatJSON Format = "iobench-json"
-	// FormatCSV is the one-row-per-run table report.CSV writes.
+	// FormatCSV is the one-row-per-run table render.CSV writes.
 	FormatCSV Format = "iobench-csv"
 	// FormatPR91030 is the standard output of the reference program,
 	// pr91030-bench.c.

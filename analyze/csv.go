@@ -18,7 +18,7 @@ import (
 )
 
 // isCSVHeader reports whether s names write_size among comma-separated
-// columns, as report.CSV's header does; column order does not matter.
+// columns, as render.CSV's header does; column order does not matter.
 func isCSVHeader(s string) bool {
 	for _, f := range strings.Split(s, ",") {
 		if strings.Trim(strings.TrimSpace(f), `"`) == "write_size" {
@@ -31,7 +31,7 @@ func isCSVHeader(s string) bool {
 // metaColumns repeat, on every row, facts about the whole sweep.
 var metaColumns = []string{"fs_type", "block_size", "element_type", "convert", "fsync", "source", "incomplete"}
 
-// csvParser rebuilds samples from report.CSV's rows. Columns are found by
+// csvParser rebuilds samples from render.CSV's rows. Columns are found by
 // header name, so a table that was reordered or trimmed in a spreadsheet
 // still reads, as long as it has write_size and a throughput.
 type csvParser struct {
@@ -281,7 +281,7 @@ func (p *csvParser) fillThroughput(s *iobench.Sample, sec float64, hasSec bool, 
 	return checkRate(s.MiBPerSec())
 }
 
-// agree reports whether two throughputs agree to the 9 digits report.CSV
+// agree reports whether two throughputs agree to the 9 digits render.CSV
 // writes, with room for rounding.
 func agree(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-6*max(math.Abs(a), math.Abs(b))

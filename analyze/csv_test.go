@@ -11,9 +11,10 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
-// sweepReport is a two-round write-and-read sweep as report.CSV sees it.
+// sweepReport is a two-round write-and-read sweep as render.CSV sees it.
 func sweepReport() *report.Report {
 	start := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	var samples []iobench.Sample
@@ -39,7 +40,7 @@ func sweepReport() *report.Report {
 func TestCSVRoundTrip(t *testing.T) {
 	want := sweepReport()
 	var buf bytes.Buffer
-	if err := report.CSV(&buf, want); err != nil {
+	if err := render.CSV(&buf, want); err != nil {
 		t.Fatal(err)
 	}
 	in := parse(t, "sweep.csv", buf.String())
@@ -162,7 +163,7 @@ func TestCSVKeepsTheIncompleteMarker(t *testing.T) {
 		r := sweepReport()
 		r.Incomplete = incomplete
 		var b bytes.Buffer
-		if err := report.CSV(&b, r); err != nil {
+		if err := render.CSV(&b, r); err != nil {
 			t.Fatal(err)
 		}
 		in, err := analyze.Parse("r.csv", &b)

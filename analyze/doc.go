@@ -3,7 +3,7 @@
 // `iobench analyze FILE...` needs.
 //
 // Parse detects the format from the content, never from the file name:
-// the JSON document of report.JSON, the CSV of report.CSV, or the text
+// the JSON document of render.JSON, the CSV of render.CSV, or the text
 // printed by the reference program of GCC PR libfortran/91030. Every format
 // ends up as a report.Report whose Results use iobench's units, sizes in
 // bytes and throughput in MiB/s of 2^20 bytes per second. The reference

@@ -14,6 +14,7 @@ import (
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the JSON and CSV fixtures from testdata/pr91030-small.txt")
@@ -50,7 +51,7 @@ func asIobench(t *testing.T) *report.Report {
 
 func TestFixtures(t *testing.T) {
 	rep := asIobench(t)
-	for path, write := range map[string]report.Reporter{smallJSON: report.JSON, smallCSV: report.CSV} {
+	for path, write := range map[string]render.Reporter{smallJSON: render.JSON, smallCSV: render.CSV} {
 		var buf bytes.Buffer
 		if err := write(&buf, rep); err != nil {
 			t.Fatal(err)

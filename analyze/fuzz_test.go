@@ -16,6 +16,7 @@ import (
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 // fuzzSeeds are edge cases beside the testdata files.
@@ -96,7 +97,7 @@ func checkFuzzInput(t *testing.T, in *analyze.Input) {
 	if diff := cmp.Diff(curves(in.Report), curves(&rep), cmpopts.EquateApprox(1e-9, 0)); diff != "" {
 		t.Fatalf("SetResult(Result()) changed the curves (-want +got):\n%s", diff)
 	}
-	for _, w := range []report.Reporter{report.JSON, report.CSV} {
+	for _, w := range []render.Reporter{render.JSON, render.CSV} {
 		if err := w(io.Discard, &rep); err != nil {
 			t.Fatalf("accepted input cannot be reported: %v", err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/iobench/iobench/analyze"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 func TestJSONRoundTrip(t *testing.T) {
@@ -16,7 +17,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	want.Incomplete = true
 	want.Error = "interrupted"
 	var buf bytes.Buffer
-	if err := report.JSON(&buf, want); err != nil {
+	if err := render.JSON(&buf, want); err != nil {
 		t.Fatal(err)
 	}
 	in := parse(t, "r.json", buf.String())

@@ -1,14 +1,17 @@
-// Package report turns a sweep's results into what people read and attach
-// to bug reports: one function per output format (Text, JSON, CSV,
-// Markdown, Gobench), a side-by-side comparison (Compare) and Anonymize
-// for reports posted in public. The one table of formats, which command
-// offers which, is here too (Formats, Lookup); plots live in report/plot.
+// Package report is what a sweep, a runtime run or an app estimate
+// produced, as records: the header every report begins with, the plan
+// as reported, the samples' summary (Summarize: rows, knees, the
+// recommendation with how to apply it, and the warnings they call for,
+// each with its kind), the spread across MPI ranks or jobs, and the JSON
+// document all of this is, field names fixed. Anonymize makes a copy fit
+// for posting in public; files are published atomically and never
+// overwritten (WriteNewFile, WriteNew).
 //
-// Every reporter renders into memory and writes once, so there is one
-// write error to check and it is always returned; files are published
-// atomically and never overwritten (WriteNewFile, WriteNew).
-// Throughput is MiB/s (2^20 bytes per second) throughout, except where the
-// Go benchmark format demands Go's MB/s (see Gobench).
+// Renderers only read a report: one function per output format lives in
+// report/render (with the table of which command offers which), plots in
+// report/plot. The app report still renders here (app*.go), with
+// page.go naming the shared page helpers for it, until it moves too.
+// Throughput is MiB/s (2^20 bytes per second) throughout.
 //
 // report must not import gonum (report/plot does, and it is 5 MB of the
 // binary), urfave/cli or anything of the command line: its errors name

@@ -12,7 +12,7 @@ import (
 // WriteNewFile writes the report to path atomically: a temp file in the
 // same directory, then a rename that refuses to replace an existing file,
 // so a reader never sees half a report and no user file is overwritten.
-func WriteNewFile(path string, format Reporter, r *Report) error {
+func WriteNewFile(path string, format func(io.Writer, *Report) error, r *Report) error {
 	return WriteNew(path, func(w io.Writer) error { return format(w, r) })
 }
 

@@ -155,8 +155,8 @@ func NewConfig(c iobench.Config, fraction float64) Config {
 	}
 }
 
-// primaryMode is the direction a report's Knee describes.
-func (c Config) primaryMode() iobench.Mode {
+// PrimaryMode is the direction a report's Knee describes.
+func (c Config) PrimaryMode() iobench.Mode {
 	if c.Mode == string(iobench.ModeRead) {
 		return iobench.ModeRead
 	}

@@ -71,7 +71,7 @@ func Summarize(res *iobench.Result, c Config, fs fsinfo.Info, applyFor []string)
 		s.Ratios = variantRatios(s.Variants, s.Results, c.KneeFraction)
 	}
 	s.Knee, s.ReadKnee, s.KneeStability = first.Knee, first.ReadKnee, first.KneeStability
-	s.Recommendation = advice.Recommend(s.Knee, Runs(rows, c.primaryMode()), fs)
+	s.Recommendation = advice.Recommend(s.Knee, Runs(rows, c.PrimaryMode()), fs)
 	s.Recommendation.Apply = howToApply(s.Recommendation, s.Knee, c, fs, applyFor)
 	s.Warnings = summaryWarnings(s.Knee)
 	return s
@@ -86,7 +86,7 @@ func curveOf(name string, rows []iobench.SizeResult, res *iobench.Result, c Conf
 	if name != "" {
 		samples = variantSamples(samples, name)
 	}
-	if rounds := FullRoundCurves(samples, c.primaryMode()); len(rounds) >= MinStabilityRounds {
+	if rounds := FullRoundCurves(samples, c.PrimaryMode()); len(rounds) >= MinStabilityRounds {
 		sp := knee.Stability(rounds, c.KneeFraction)
 		v.KneeStability = &sp
 	}
@@ -114,7 +114,7 @@ func knees(rows []iobench.SizeResult, c Config) (knee.Estimate, *knee.Estimate) 
 // (a flat curve has none, and read advice sets no write buffer), the
 // settings of the runtimes applyFor names.
 func howToApply(rec *advice.Recommendation, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
-	if rec.Basis != advice.BasisKnee || c.primaryMode() != iobench.ModeWrite {
+	if rec.Basis != advice.BasisKnee || c.PrimaryMode() != iobench.ModeWrite {
 		return nil
 	}
 	as := advice.HowToApply(advice.ApplyFacts{Knee: k.WriteSize, Buffer: rec.BufferSize, FS: fs,

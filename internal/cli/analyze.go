@@ -9,6 +9,7 @@ import (
 	"github.com/iobench/iobench/analyze"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 func analyzeFlags() []cli.Flag {
@@ -87,7 +88,7 @@ func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 	return in, nil
 }
 
-func analyzeOne(c *cli.Context, w io.Writer, path string, reporter report.Reporter) error {
+func analyzeOne(c *cli.Context, w io.Writer, path string, reporter render.Reporter) error {
 	in, err := loadInput(c, path)
 	if err != nil {
 		return err

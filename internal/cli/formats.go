@@ -7,13 +7,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
-// formatFlag is cmd's --format, its help listing the formats report's
+// formatFlag is cmd's --format, its help listing the formats render's
 // registry gives cmd: usage holds one %s for the list. value is the
 // default, "" for none.
 func formatFlag(cmd report.Command, value, usage string) cli.Flag {
-	return &cli.StringFlag{Name: "format", Value: value, Usage: fmt.Sprintf(usage, orList(report.Names(cmd)))}
+	return &cli.StringFlag{Name: "format", Value: value, Usage: fmt.Sprintf(usage, orList(render.Names(cmd)))}
 }
 
 // orList is "svg or png" for two names and "text, json, csv" for more,
@@ -26,9 +27,9 @@ func orList(names []string) string {
 }
 
 // lookupFormat is cmd's format named by --format, or a usage error that
-// names the flag, which report does not know.
-func lookupFormat(cmd report.Command, name string) (report.Format, error) {
-	f, err := report.Lookup(cmd, name)
+// names the flag, which render does not know.
+func lookupFormat(cmd report.Command, name string) (render.Format, error) {
+	f, err := render.Lookup(cmd, name)
 	if err != nil {
 		return f, usagef("--format: %w", err)
 	}

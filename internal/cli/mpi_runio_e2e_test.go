@@ -391,7 +391,7 @@ func TestMPIRunIOTimeLimit(t *testing.T) {
 // whose runs were all cut (the same text the sweep prints), and checks
 // that the text compares what each cut row moved, all ranks' bytes, with
 // the data of all ranks (3 x 32 MiB), not with one rank's; rows is the
-// number of rows (direction and size) cut. report.TimeLimitLine compares
+// number of rows (direction and size) cut. render.TimeLimitLine compares
 // with Config.TotalBytes, one rank's, and prints "moved 22 MiB of 16 MiB".
 func checkTimeLimitLine(t *testing.T, bin, report string, rows int) {
 	t.Helper()

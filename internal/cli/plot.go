@@ -10,6 +10,7 @@ import (
 
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/plot"
+	"github.com/iobench/iobench/report/render"
 )
 
 func plotFlags() []cli.Flag {
@@ -56,12 +57,12 @@ func plotAction(c *cli.Context) error {
 
 // plotWriter draws the format --format names, else the one the extension
 // of --output names, so that "-o curves.png" needs no --format.
-func plotWriter(format, output string) (report.RunsReporter, error) {
+func plotWriter(format, output string) (render.RunsReporter, error) {
 	switch {
 	case output == "":
 		return nil, usagef("plot: --output: give a new %s file", orList(plotExts()))
 	case format == "" && output == "-":
-		return nil, usagef("--format: give %s to write the plot to stdout (-o -)", orList(report.Names(report.CmdPlot)))
+		return nil, usagef("--format: give %s to write the plot to stdout (-o -)", orList(render.Names(report.CmdPlot)))
 	case format == "":
 		return plotWriterFor(output)
 	}
@@ -73,9 +74,9 @@ func plotWriter(format, output string) (report.RunsReporter, error) {
 }
 
 // plotWriterFor draws the format whose extension path has, in any case.
-func plotWriterFor(path string) (report.RunsReporter, error) {
+func plotWriterFor(path string) (render.RunsReporter, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
-	for _, f := range report.Formats(report.CmdPlot) {
+	for _, f := range render.Formats(report.CmdPlot) {
 		if f.Ext == ext {
 			return plot.Lookup(f.Name)
 		}
@@ -86,7 +87,7 @@ func plotWriterFor(path string) (report.RunsReporter, error) {
 // plotExts are the file name extensions of the plot formats: ".svg", ".png".
 func plotExts() []string {
 	var exts []string
-	for _, f := range report.Formats(report.CmdPlot) {
+	for _, f := range render.Formats(report.CmdPlot) {
 		exts = append(exts, "."+f.Ext)
 	}
 	return exts

@@ -19,6 +19,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
 )
@@ -90,7 +91,7 @@ type runtimeJob struct {
 	env      *env
 	stdout   io.Writer
 	stderr   io.Writer
-	reporter report.RuntimeReporter
+	reporter render.RuntimeReporter
 	output   string
 	progress bool
 	from     string

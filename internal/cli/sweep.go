@@ -22,13 +22,14 @@ import (
 	"github.com/iobench/iobench/mpi/mpiio"
 	"github.com/iobench/iobench/profile"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 // sweepJob is one sweep from flags to report.
 type sweepJob struct {
 	cfg            iobench.Config
 	format         string
-	reporter       report.Reporter
+	reporter       render.Reporter
 	output         string
 	rep            *report.Report
 	stdout         io.Writer
@@ -308,7 +309,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 		}
 	}
 	if streamHeader {
-		if err := j.agree(report.TextHeader(j.stdout, j.shown())); err != nil {
+		if err := j.agree(render.TextHeader(j.stdout, j.shown())); err != nil {
 			return err
 		}
 	}
@@ -396,7 +397,7 @@ func (j *sweepJob) write(headerDone bool) error {
 	}
 	var err error
 	if headerDone {
-		err = report.TextBody(j.stdout, j.shown())
+		err = render.TextBody(j.stdout, j.shown())
 	} else {
 		err = j.reporter(j.stdout, j.shown())
 	}
@@ -409,7 +410,7 @@ func (j *sweepJob) write(headerDone bool) error {
 // saveAside keeps the report when stdout failed (a closed pipe, a full
 // disk): in a new file in the current directory, else the temp directory.
 func (j *sweepJob) saveAside() error {
-	format, _ := report.Lookup(report.CmdSweep, j.format) // checked in checkFlags
+	format, _ := render.Lookup(report.CmdSweep, j.format) // checked in checkFlags
 	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), format.Ext)
 	var errs []error
 	for _, dir := range []string{".", os.TempDir()} {

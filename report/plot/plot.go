@@ -23,6 +23,7 @@ import (
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/units"
 )
 
@@ -34,16 +35,16 @@ const (
 	DPI    = 150
 )
 
-// Lookup returns the writer of a format that report's registry lists for
-// plot, or a *report.UnknownFormatError.
-func Lookup(format string) (report.RunsReporter, error) {
+// Lookup returns the writer of a format that report/render's registry
+// lists for plot, or a *render.UnknownFormatError.
+func Lookup(format string) (render.RunsReporter, error) {
 	switch format {
 	case "svg":
 		return SVG, nil
 	case "png":
 		return PNG, nil
 	}
-	return nil, &report.UnknownFormatError{Command: report.CmdPlot, Format: format, Valid: report.Names(report.CmdPlot)}
+	return nil, &render.UnknownFormatError{Command: report.CmdPlot, Format: format, Valid: render.Names(report.CmdPlot)}
 }
 
 // SVG draws the throughput curves of runs: write size on a log2 axis,
@@ -192,7 +193,7 @@ func (f *figure) addRuns(runs []report.Run) (top float64, err error) {
 			}
 			s := series{rows: rows, knee: run.Report.KneeFor(mode).Result, color: palette[i%len(palette)],
 				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode), kneeRow: knees}
-			if report.KneeShown(s.knee) {
+			if render.KneeShown(s.knee) {
 				knees++
 			}
 			if err := s.add(f); err != nil {
@@ -210,7 +211,7 @@ func (f *figure) addRuns(runs []report.Run) (top float64, err error) {
 // addKneeLegend explains the ring once, in black, if any curve has one.
 func (f *figure) addKneeLegend(runs []report.Run) error {
 	for _, run := range runs {
-		if report.KneeShown(run.Report.Knee.Result) || run.Report.ReadKnee != nil && report.KneeShown(run.Report.ReadKnee.Result) {
+		if render.KneeShown(run.Report.Knee.Result) || run.Report.ReadKnee != nil && render.KneeShown(run.Report.ReadKnee.Result) {
 			ring, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}})
 			if err != nil {
 				return err
@@ -295,7 +296,7 @@ func plotTitle(runs []report.Run) string {
 		if len(r.Variants) > 1 {
 			variants = fmt.Sprintf(", %d variants", len(r.Variants))
 		}
-		return fmt.Sprintf("%s throughput by write(2) size: %s on %s%s\n%s", report.DirectionWord(r.Config.Mode),
+		return fmt.Sprintf("%s throughput by write(2) size: %s on %s%s\n%s", render.DirectionWord(r.Config.Mode),
 			r.FS.Type, cmp.Or(r.Host.Hostname, "unknown host"), variants, what)
 	}
 	return fmt.Sprintf("throughput by write(2) size, %d reports\n%s", len(runs), what)
@@ -305,12 +306,12 @@ func plotTitle(runs []report.Run) string {
 // run's name when another run has the same settings, and the direction
 // when any run measured reads.
 func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
-	label := report.SettingsLabel(runs[i].Report)
+	label := render.SettingsLabel(runs[i].Report)
 	if v := runs[i].Report.Variant; v != "" {
 		label += " [" + v + "]" // the variant as the sweep named it
 	}
 	for j, other := range runs {
-		if j != i && report.SettingsLabel(other.Report) == label {
+		if j != i && render.SettingsLabel(other.Report) == label {
 			label += " (" + runs[i].Name + ")"
 			break
 		}
@@ -374,7 +375,7 @@ func (s series) add(f *figure) error {
 // addKnee rings the knee and labels it below and to the right, where a
 // curve that rises and then levels off leaves space.
 func (s series) addKnee(p *gplot.Plot) error {
-	if !report.KneeShown(s.knee) {
+	if !render.KneeShown(s.knee) {
 		return nil
 	}
 	at := plotter.XYs{{X: float64(s.knee.WriteSize), Y: s.knee.MiBPerSec}}

@@ -16,10 +16,11 @@ import (
 
 	"github.com/iobench/iobench/internal/golden"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
 )
 
 // fixture reads testdata/<name>.json, an ext4, gpfs or MPI sweep as
-// report.JSON wrote report's own test fixtures.
+// render.JSON wrote the fixtures of report/internal/fixture.
 func fixture(t *testing.T, name string) report.Run {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
@@ -41,12 +42,12 @@ func fixtures(t *testing.T, names ...string) []report.Run {
 	return runs
 }
 
-// TestGolden draws every plot format of report's registry against
+// TestGolden draws every plot format of render's registry against
 // testdata/plot-<format>.golden, so a new plot format fails here until
 // Lookup writes it and its golden file exists (-update).
 func TestGolden(t *testing.T) {
 	runs := fixtures(t, "ext4", "gpfs", "mpi")
-	for _, f := range report.Formats(report.CmdPlot) {
+	for _, f := range render.Formats(report.CmdPlot) {
 		t.Run(f.Name, func(t *testing.T) {
 			write, err := Lookup(f.Name)
 			if err != nil {
@@ -139,9 +140,9 @@ func TestPlotPNG(t *testing.T) {
 
 func TestPlotErrors(t *testing.T) {
 	_, err := Lookup("pdf")
-	var unknown *report.UnknownFormatError
-	if !errors.As(err, &unknown) || unknown.Format != "pdf" || !slices.Equal(unknown.Valid, report.Names(report.CmdPlot)) {
-		t.Errorf(`Lookup("pdf") error = %#v, want an *report.UnknownFormatError listing the plot formats`, err)
+	var unknown *render.UnknownFormatError
+	if !errors.As(err, &unknown) || unknown.Format != "pdf" || !slices.Equal(unknown.Valid, render.Names(report.CmdPlot)) {
+		t.Errorf(`Lookup("pdf") error = %#v, want an *render.UnknownFormatError listing the plot formats`, err)
 	}
 	if err := SVG(io.Discard, nil); err == nil {
 		t.Error("SVG with no reports: no error")
@@ -170,7 +171,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // Every plot format returns a failed write, first byte or middle.
 func TestWriteErrors(t *testing.T) {
 	runs := fixtures(t, "ext4")
-	for _, name := range report.Names(report.CmdPlot) {
+	for _, name := range render.Names(report.CmdPlot) {
 		write, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -1,20 +1,15 @@
-package report
+package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
 )
-
-// Run is one report with the name a user knows it by, usually the file it
-// was read from, for Compare and Plot.
-type Run struct {
-	Name   string
-	Report *Report
-}
 
 // Compare writes a side-by-side table of several reports: one row per
 // write size, a column of median MiB/s per report and, for each report
@@ -22,33 +17,33 @@ type Run struct {
 // the settings in which the reports differ, since a comparison across
 // different settings measures the settings as much as the file systems.
 // A report of an interleaved sweep counts as one report per variant.
-func Compare(w io.Writer, runs []Run) error {
-	if err := CheckRuns(runs); err != nil {
+func Compare(w io.Writer, runs []report.Run) error {
+	if err := report.CheckRuns(runs); err != nil {
 		return err
 	}
-	runs = ExpandVariants(runs)
+	runs = report.ExpandVariants(runs)
 	var p printer
-	p.f("compare: %d reports\n", len(runs))
+	p.F("compare: %d reports\n", len(runs))
 	for i, run := range runs {
-		p.f("  %s  %s: %s\n", runLabel(i), run.Name, runDescription(run.Report))
+		p.F("  %s  %s: %s\n", runLabel(i), run.Name, runDescription(run.Report))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 		p.compareMode(runs, mode)
 	}
 	p.compareConfig(runs)
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // CompareMarkdown is Compare as Markdown tables, for a bug report.
-func CompareMarkdown(w io.Writer, runs []Run) error {
-	if err := CheckRuns(runs); err != nil {
+func CompareMarkdown(w io.Writer, runs []report.Run) error {
+	if err := report.CheckRuns(runs); err != nil {
 		return err
 	}
-	runs = ExpandVariants(runs)
+	runs = report.ExpandVariants(runs)
 	var p printer
-	p.f("## iobench compare: %d reports\n\n", len(runs))
+	p.F("## iobench compare: %d reports\n\n", len(runs))
 	for i, run := range runs {
-		p.f("- **%s** `%s`: %s\n", runLabel(i), run.Name, runDescription(run.Report))
+		p.F("- **%s** `%s`: %s\n", runLabel(i), run.Name, runDescription(run.Report))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 		sizes := unionSizes(runs, mode)
@@ -62,32 +57,18 @@ func CompareMarkdown(w io.Writer, runs []Run) error {
 		for i := 1; i < len(runs); i++ {
 			head = append(head, runLabel(i)+"/"+runLabel(0))
 		}
-		p.f("\n### %s, median MiB/s\n\n| %s |\n|%s\n", mode, strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
+		p.F("\n### %s, median MiB/s\n\n| %s |\n|%s\n", mode, strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
 		for _, size := range sizes {
-			p.f("| %s |\n", strings.Join(compareRow(runs, mode, size), " | "))
+			p.F("| %s |\n", strings.Join(compareRow(runs, mode, size), " | "))
 		}
-		p.f("\n")
+		p.F("\n")
 		for i, run := range runs {
-			if rows := ModeRows(run.Report.Results, mode); len(rows) > 0 {
-				p.f("- **%s** %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
+			if rows := report.ModeRows(run.Report.Results, mode); len(rows) > 0 {
+				p.F("- **%s** %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
 			}
 		}
 	}
-	return p.flushTo(w)
-}
-
-// CheckRuns refuses an empty list of runs or one without its report,
-// for every writer of several reports.
-func CheckRuns(runs []Run) error {
-	if len(runs) == 0 {
-		return fmt.Errorf("no reports given")
-	}
-	for i, run := range runs {
-		if run.Report == nil {
-			return fmt.Errorf("report %d (%s) is missing", i+1, run.Name)
-		}
-	}
-	return nil
+	return p.FlushTo(w)
 }
 
 // runLabel names the i-th report in tables: A, B, ..., Z, then R27, ...
@@ -100,7 +81,7 @@ func runLabel(i int) string {
 
 // runDescription says what a run measured, where and when, leaving out
 // what the report does not know.
-func runDescription(r *Report) string {
+func runDescription(r *report.Report) string {
 	parts := []string{SettingsLabel(r)}
 	if r.Host.Hostname != "" {
 		parts[0] += " on " + r.Host.Hostname
@@ -114,12 +95,12 @@ func runDescription(r *Report) string {
 	return strings.Join(parts, ", ")
 }
 
-func (p *printer) compareMode(runs []Run, mode iobench.Mode) {
+func (p *printer) compareMode(runs []report.Run, mode iobench.Mode) {
 	sizes := unionSizes(runs, mode)
 	if len(sizes) == 0 {
 		return
 	}
-	p.f("\n%s, median MiB/s:\n", mode)
+	p.F("\n%s, median MiB/s:\n", mode)
 	head := []string{"size", "bytes"}
 	for i := range runs {
 		head = append(head, runLabel(i))
@@ -132,15 +113,15 @@ func (p *printer) compareMode(runs []Run, mode iobench.Mode) {
 		lines = append(lines, strings.Join(compareRow(runs, mode, size), "\t")+"\t")
 	}
 	p.WriteString(tabulate(lines))
-	p.f("\n")
+	p.F("\n")
 	for i, run := range runs {
-		if len(ModeRows(run.Report.Results, mode)) > 0 {
-			p.f("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), ModeRows(run.Report.Results, mode)))
+		if len(report.ModeRows(run.Report.Results, mode)) > 0 {
+			p.F("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), report.ModeRows(run.Report.Results, mode)))
 		}
 	}
 }
 
-func compareRow(runs []Run, mode iobench.Mode, size int64) []string {
+func compareRow(runs []report.Run, mode iobench.Mode, size int64) []string {
 	cells := []string{sizeName(size), itoa(size)}
 	first, haveFirst := medianAt(runs[0].Report, mode, size)
 	for _, run := range runs {
@@ -160,7 +141,7 @@ func compareRow(runs []Run, mode iobench.Mode, size int64) []string {
 	return cells
 }
 
-func medianAt(r *Report, mode iobench.Mode, size int64) (float64, bool) {
+func medianAt(r *report.Report, mode iobench.Mode, size int64) (float64, bool) {
 	for _, row := range r.Results {
 		if row.Mode == mode && row.WriteSize == size {
 			return row.MiBPerSec, true
@@ -170,10 +151,10 @@ func medianAt(r *Report, mode iobench.Mode, size int64) (float64, bool) {
 }
 
 // unionSizes is every size any report measured in mode, ascending.
-func unionSizes(runs []Run, mode iobench.Mode) []int64 {
+func unionSizes(runs []report.Run, mode iobench.Mode) []int64 {
 	seen := map[int64]bool{}
 	for _, run := range runs {
-		for _, row := range ModeRows(run.Report.Results, mode) {
+		for _, row := range report.ModeRows(run.Report.Results, mode) {
 			seen[row.WriteSize] = true
 		}
 	}
@@ -183,23 +164,23 @@ func unionSizes(runs []Run, mode iobench.Mode) []int64 {
 // configFields are the settings that change what a sweep measures.
 var configFields = []struct {
 	name string
-	get  func(*Report) string
+	get  func(*report.Report) string
 }{
-	{"fs type", func(r *Report) string { return r.FS.Type }},
-	{"f_bsize", func(r *Report) string { return itoa(r.FS.BlockSize) }},
-	{"st_blksize", func(r *Report) string { return itoa(r.FS.IOBlockSize) }},
-	{"mode", func(r *Report) string { return r.Config.Mode }},
-	{"convert", func(r *Report) string { return r.Config.Convert }},
-	{"fsync", func(r *Report) string { return fmt.Sprint(r.Config.Fsync) }},
-	{"direct", func(r *Report) string { return fmt.Sprint(r.Config.Direct) }},
-	{"sync", func(r *Report) string { return r.Config.Sync }},
-	{"source", func(r *Report) string { return r.Config.Source }},
-	{"element type", func(r *Report) string { return r.Config.ElementType }},
-	{"stride", func(r *Report) string { return fmt.Sprint(r.Config.Stride) }},
-	{"count", func(r *Report) string { return itoa(r.Config.Count) }},
-	{"total bytes", func(r *Report) string { return itoa(r.Config.TotalBytes) }},
-	{"repeat", func(r *Report) string { return fmt.Sprint(r.Config.Repeat) }},
-	{"knee fraction", func(r *Report) string { return fmt.Sprint(r.Config.KneeFraction) }},
+	{"fs type", func(r *report.Report) string { return r.FS.Type }},
+	{"f_bsize", func(r *report.Report) string { return itoa(r.FS.BlockSize) }},
+	{"st_blksize", func(r *report.Report) string { return itoa(r.FS.IOBlockSize) }},
+	{"mode", func(r *report.Report) string { return r.Config.Mode }},
+	{"convert", func(r *report.Report) string { return r.Config.Convert }},
+	{"fsync", func(r *report.Report) string { return fmt.Sprint(r.Config.Fsync) }},
+	{"direct", func(r *report.Report) string { return fmt.Sprint(r.Config.Direct) }},
+	{"sync", func(r *report.Report) string { return r.Config.Sync }},
+	{"source", func(r *report.Report) string { return r.Config.Source }},
+	{"element type", func(r *report.Report) string { return r.Config.ElementType }},
+	{"stride", func(r *report.Report) string { return fmt.Sprint(r.Config.Stride) }},
+	{"count", func(r *report.Report) string { return itoa(r.Config.Count) }},
+	{"total bytes", func(r *report.Report) string { return itoa(r.Config.TotalBytes) }},
+	{"repeat", func(r *report.Report) string { return fmt.Sprint(r.Config.Repeat) }},
+	{"knee fraction", func(r *report.Report) string { return fmt.Sprint(r.Config.KneeFraction) }},
 }
 
 // orUnknown shows a fact a report lacks (results of another tool) as such.
@@ -210,7 +191,7 @@ func orUnknown(v string) string {
 	return v
 }
 
-func (p *printer) compareConfig(runs []Run) {
+func (p *printer) compareConfig(runs []report.Run) {
 	var lines []string
 	for _, f := range configFields {
 		vals := make([]string, len(runs))
@@ -224,10 +205,10 @@ func (p *printer) compareConfig(runs []Run) {
 		}
 	}
 	if len(lines) == 0 {
-		p.f("\nsettings: the same in every report\n")
+		p.F("\nsettings: the same in every report\n")
 		return
 	}
-	p.f("\nsettings differ, so the ratios measure them as well as the file systems:\n%s\n", strings.Join(lines, "\n"))
+	p.F("\nsettings differ, so the ratios measure them as well as the file systems:\n%s\n", strings.Join(lines, "\n"))
 }
 
 // ratio keeps two significant digits for small ratios, which "%.2f"
@@ -241,9 +222,9 @@ func ratio(x float64) string {
 
 // SettingsLabel names a report by what was measured: "ext4 native",
 // "gpfs big-endian fsync".
-func SettingsLabel(r *Report) string {
+func SettingsLabel(r *report.Report) string {
 	c := r.Config
-	parts := []string{orDefault(r.FS.Type, "unknown fs"), c.Convert}
+	parts := []string{cmp.Or(r.FS.Type, "unknown fs"), c.Convert}
 	if r.Tool.Name != "" && r.Tool.Name != "iobench" {
 		parts[0] = r.Tool.Name // results of another program: name it
 	}
@@ -268,7 +249,7 @@ func SettingsLabel(r *Report) string {
 
 // ioLabel names the I/O options that change what a run measures, so
 // that compare tells runs with them apart.
-func ioLabel(c Config) []string {
+func ioLabel(c report.Config) []string {
 	var parts []string
 	if c.Flush != "" && c.Flush != string(iobench.FlushFsync) && c.Flush != string(iobench.FlushNone) {
 		parts = append(parts, c.Flush)

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"encoding/csv"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
 )
 
 var csvHeader = []string{
@@ -25,7 +26,7 @@ var csvLatencyHeader = []string{"p50_us", "p90_us", "p99_us", "max_us", "max_bou
 // sweep carry their variant's type and byte order, and its name in a
 // column, variant, that only such a sweep's CSV has; a sweep with
 // latency adds the run's call times last.
-func CSV(w io.Writer, r *Report) error {
+func CSV(w io.Writer, r *report.Report) error {
 	cw := csv.NewWriter(w)
 	head := csvHeader
 	variants := len(r.Variants) > 0
@@ -52,7 +53,7 @@ func csvLatency(l *iobench.Latency) []string {
 	return []string{ftoa(s.P50), ftoa(s.P90), ftoa(s.P99), ftoa(s.Max), ftoa(s.MaxBound), itoa(s.TimedCalls)}
 }
 
-func csvRows(cw *csv.Writer, r *Report, variants bool) {
+func csvRows(cw *csv.Writer, r *report.Report, variants bool) {
 	for _, row := range r.Results {
 		for _, s := range row.Samples {
 			rec := []string{

@@ -1,10 +1,9 @@
-package report
+package render
 
 import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"slices"
@@ -16,21 +15,13 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/page"
 	"github.com/iobench/iobench/units"
 )
 
-// printer builds a report in memory. Reporters render into it and write
-// the result with one call, so there is exactly one write error to check
-// and a failed write never leaves a reporter half way through its logic.
-type printer struct{ bytes.Buffer }
-
-func (p *printer) f(format string, args ...any) { fmt.Fprintf(&p.Buffer, format, args...) }
-
-// flushTo writes everything printed so far to w.
-func (p *printer) flushTo(w io.Writer) error {
-	_, err := w.Write(p.Bytes())
-	return err
-}
+// printer is a page with the renderers' own methods.
+type printer struct{ page.Page }
 
 // sizeName is a write size for people: exact binary units when the size is
 // a whole number of them ("64 KiB", as units.FormatSize writes in its
@@ -67,7 +58,7 @@ type columns struct {
 	convert  bool  // the in-memory pack speed was measured
 }
 
-func tableColumns(r *Report, rows []iobench.SizeResult) columns {
+func tableColumns(r *report.Report, rows []iobench.SizeResult) columns {
 	c := columns{repeated: r.Config.Repeat > 1, runs: unevenRuns(rows), convert: hasConvert(rows)}
 	if elementsColumn(r.Config) {
 		c.elemSize = r.Config.ElementSize

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
 )
 
 // Gobench writes every run in the Go benchmark format
@@ -18,27 +19,27 @@ import (
 // BenchmarkWrite or BenchmarkRead with the size and conversion as
 // sub-benchmark keys, 1 iteration, the run's time as ns/op, and its
 // throughput twice: MB/s as Go's testing package prints it, and MiB/s.
-func Gobench(w io.Writer, r *Report) error {
+func Gobench(w io.Writer, r *report.Report) error {
 	var p printer
 	for _, kv := range append(gobenchConfig(r), gobenchIO(r.Config)...) {
-		p.f("%s: %s\n", kv[0], kv[1])
+		p.F("%s: %s\n", kv[0], kv[1])
 	}
 	if r.Incomplete { // a config line, so benchstat shows it above the table
-		p.f("incomplete: true (%s)\n", strings.Join(strings.Fields(r.Error), " "))
+		p.F("incomplete: true (%s)\n", strings.Join(strings.Fields(r.Error), " "))
 	}
 	for _, v := range r.Views() {
 		for _, row := range v.Results {
 			for _, s := range row.Samples {
-				p.f("%s\n", gobenchLine(v.Config, s))
+				p.F("%s\n", gobenchLine(v.Config, s))
 			}
 		}
 	}
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // gobenchConfig is what benchstat shows above its tables and uses to tell
 // files apart; keys are lower case without spaces, as the format demands.
-func gobenchConfig(r *Report) [][2]string {
+func gobenchConfig(r *report.Report) [][2]string {
 	c := r.Config
 	return [][2]string{
 		{"goos", goos(r.Host.Kernel)},
@@ -62,7 +63,7 @@ func gobenchConfig(r *Report) [][2]string {
 // testing.B.SetBytes reports (decimal megabytes), so the numbers match any
 // Go benchmark next to them; MiB/s (2^20 bytes) is the unit of every other
 // iobench format and comes as an extra metric.
-func gobenchLine(c Config, s iobench.Sample) string {
+func gobenchLine(c report.Config, s iobench.Sample) string {
 	name := "BenchmarkWrite"
 	if s.Mode == iobench.ModeRead {
 		name = "BenchmarkRead"
@@ -106,7 +107,7 @@ func goarch(machine string) string {
 }
 
 // gobenchIO is how the runs did their I/O, where the report says so.
-func gobenchIO(c Config) [][2]string {
+func gobenchIO(c report.Config) [][2]string {
 	var out [][2]string
 	for _, kv := range [][2]string{{"flush", c.Flush}, {"data", c.Data}, {"open_sync", c.OpenSync}} {
 		if kv[1] != "" {

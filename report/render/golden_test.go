@@ -1,28 +1,32 @@
-package report
+package render
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/iobench/iobench/internal/golden"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/fixture"
 )
 
 // checkGolden compares got with testdata/<name>.golden, or rewrites the
 // file with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	golden.Check(t, "report", filepath.Join("testdata", name+".golden"), got)
+	golden.Check(t, "report/render", filepath.Join("testdata", name+".golden"), got)
 }
 
 // TestGolden renders every format in the registry, each command's with
 // that command's fixture, against testdata/<command>-<format>.golden, so a
 // new format fails here until its golden file is written (-update).
-// Plot's formats are report/plot's to test: report cannot draw them.
+// Plot's formats are report/plot's to test (render cannot draw them), and
+// app's are report's, where its renderers and their fixture still are.
 func TestGolden(t *testing.T) {
 	for _, f := range formats {
-		if f.Command == CmdPlot {
+		if f.Command == report.CmdPlot || f.Command == report.CmdApp {
 			continue
 		}
 		name := goldenName(f.Command, f.Name)
@@ -34,38 +38,38 @@ func TestGolden(t *testing.T) {
 // second file system, adaptive rounds, anonymized.
 var goldenVariants = []struct {
 	name, format string
-	report       func() *Report
+	report       func() *report.Report
 }{
-	{"text-mpi", "text", mpiReport},
-	{"markdown-mpi", "markdown", mpiReport},
-	{"gobench-mpi", "gobench", mpiReport},
-	{"text-gpfs", "text", gpfsReport},
-	{"text-adaptive", "text", adaptiveReport},
-	{"json-adaptive", "json", adaptiveReport},
-	{"markdown-anonymized", "markdown", func() *Report { return Anonymize(fixedReport(), fixtureUser) }},
-	{"json-anonymized", "json", func() *Report { return Anonymize(mpiReport(), fixtureUser) }},
-	{"text-variants", "text", variantsReport},
-	{"markdown-variants", "markdown", variantsReport},
-	{"json-variants", "json", variantsReport},
-	{"csv-variants", "csv", variantsReport},
-	{"gobench-variants", "gobench", variantsReport},
-	{"text-jobs", "text", jobsReport},
-	{"json-jobs", "json", jobsReport},
-	{"text-io", "text", ioReport},
-	{"markdown-io", "markdown", ioReport},
-	{"json-io", "json", ioReport},
-	{"csv-io", "csv", ioReport},
+	{"text-mpi", "text", fixture.MPI},
+	{"markdown-mpi", "markdown", fixture.MPI},
+	{"gobench-mpi", "gobench", fixture.MPI},
+	{"text-gpfs", "text", fixture.GPFS},
+	{"text-adaptive", "text", fixture.Adaptive},
+	{"json-adaptive", "json", fixture.Adaptive},
+	{"markdown-anonymized", "markdown", func() *report.Report { return report.Anonymize(fixture.Ext4(), fixture.User) }},
+	{"json-anonymized", "json", func() *report.Report { return report.Anonymize(fixture.MPI(), fixture.User) }},
+	{"text-variants", "text", fixture.Variants},
+	{"markdown-variants", "markdown", fixture.Variants},
+	{"json-variants", "json", fixture.Variants},
+	{"csv-variants", "csv", fixture.Variants},
+	{"gobench-variants", "gobench", fixture.Variants},
+	{"text-jobs", "text", fixture.Jobs},
+	{"json-jobs", "json", fixture.Jobs},
+	{"text-io", "text", fixture.IO},
+	{"markdown-io", "markdown", fixture.IO},
+	{"json-io", "json", fixture.IO},
+	{"csv-io", "csv", fixture.IO},
 }
 
 func TestGoldenVariants(t *testing.T) {
 	for _, v := range goldenVariants {
-		name := goldenName(CmdSweep, v.name)
+		name := goldenName(report.CmdSweep, v.name)
 		t.Run(name, func(t *testing.T) {
-			f, err := Lookup(CmdSweep, v.format)
+			f, err := Lookup(report.CmdSweep, v.format)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, name, render(t, f, []Run{{"", v.report()}}))
+			checkGolden(t, name, render(t, f, []report.Run{{Name: "", Report: v.report()}}))
 		})
 	}
 }
@@ -75,10 +79,10 @@ func TestGoldenVariants(t *testing.T) {
 func TestNoStrayGoldenFiles(t *testing.T) {
 	want := map[string]bool{}
 	for _, f := range formats {
-		want[goldenName(f.Command, f.Name)] = f.Command != CmdPlot
+		want[goldenName(f.Command, f.Name)] = f.Command != report.CmdPlot && f.Command != report.CmdApp
 	}
 	for _, v := range goldenVariants {
-		want[goldenName(CmdSweep, v.name)] = true
+		want[goldenName(report.CmdSweep, v.name)] = true
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
 	if err != nil {
@@ -91,22 +95,22 @@ func TestNoStrayGoldenFiles(t *testing.T) {
 	}
 }
 
-func goldenName(cmd Command, name string) string { return string(cmd) + "-" + name }
+func goldenName(cmd report.Command, name string) string { return string(cmd) + "-" + name }
 
 // commandFixture is what cmd renders in TestGolden: one report, or for
 // compare three.
-func commandFixture(t *testing.T, cmd Command) []Run {
+func commandFixture(t *testing.T, cmd report.Command) []report.Run {
 	switch cmd {
-	case CmdSweep:
-		return []Run{{"ext4.json", fixedReport()}}
-	case CmdAnalyze:
-		return []Run{{"stdin", referenceReport()}}
-	case CmdInfo:
-		return []Run{{"", infoReport()}}
-	case CmdCompare:
-		return []Run{{"ext4.json", fixedReport()}, {"gpfs.json", gpfsReport()}, {"mpi.json", mpiReport()}}
-	case CmdRuntime, CmdApp:
-		return nil // render gives their formats runtimeReport() and appReport()
+	case report.CmdSweep:
+		return []report.Run{{Name: "ext4.json", Report: fixture.Ext4()}}
+	case report.CmdAnalyze:
+		return []report.Run{{Name: "stdin", Report: fixture.Reference()}}
+	case report.CmdInfo:
+		return []report.Run{{Name: "", Report: fixture.Info()}}
+	case report.CmdCompare:
+		return []report.Run{{Name: "ext4.json", Report: fixture.Ext4()}, {Name: "gpfs.json", Report: fixture.GPFS()}, {Name: "mpi.json", Report: fixture.MPI()}}
+	case report.CmdRuntime:
+		return nil // render gives its formats fixture.Runtime()
 	}
 	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
 	return nil
@@ -114,15 +118,13 @@ func commandFixture(t *testing.T, cmd Command) []Run {
 
 // render writes runs in format f: all of them, or the first for a
 // format of one report.
-func render(t *testing.T, f Format, runs []Run) []byte {
+func render(t *testing.T, f Format, runs []report.Run) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	var err error
 	switch {
 	case f.Runtime != nil:
-		err = f.Runtime(&b, runtimeReport(t))
-	case f.App != nil:
-		err = f.App(&b, appReport(t))
+		err = f.Runtime(&b, fixture.Runtime())
 	case f.Runs != nil:
 		err = f.Runs(&b, runs)
 	default:
@@ -132,4 +134,14 @@ func render(t *testing.T, f Format, runs []Run) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// The app formats' golden files are report's (TestAppGolden there), where
+// the app renderers and their fixture still are.
+func TestAppFormatsHaveGoldenFiles(t *testing.T) {
+	for _, f := range Formats(report.CmdApp) {
+		if _, err := os.Stat(filepath.Join("..", "testdata", goldenName(f.Command, f.Name)+".golden")); err != nil {
+			t.Error(err)
+		}
+	}
 }

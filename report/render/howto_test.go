@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -7,11 +7,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/fixture"
 )
 
 // applyBlock is the text report's how-to-apply block: its header and the
 // lines up to the next blank line; nil when there is none.
-func applyBlock(t *testing.T, r *Report) []string {
+func applyBlock(t *testing.T, r *report.Report) []string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Text(&b, r); err != nil {
@@ -65,20 +68,24 @@ func TestTextApplyBlock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := fixedReport()
-			r.FS.Type = orDefault(tt.fs, r.FS.Type)
-			r.Config.Mode = orDefault(tt.mode, r.Config.Mode)
+			r := fixture.Ext4()
+			if tt.fs != "" {
+				r.FS.Type = tt.fs
+			}
+			if tt.mode != "" {
+				r.Config.Mode = tt.mode
+			}
 			if tt.block > 0 {
 				r.FS.BlockSize = tt.block
 			}
 			r.Config.StripeSize, r.ApplyFor = tt.stripe, tt.applyFor
-			r.Recommendation.Apply = howToApply(r.Recommendation, r.Knee, r.Config, r.FS, r.ApplyFor)
+			r.SetResult(fixture.Result(r))
 			if diff := cmp.Diff(tt.want, applyBlock(t, r)); diff != "" {
 				t.Errorf("how-to-apply block (-want +got):\n%s", diff)
 			}
 		})
 	}
-	if got := applyBlock(t, gpfsReport()); got != nil {
+	if got := applyBlock(t, fixture.GPFS()); got != nil {
 		t.Errorf("no knee, yet a block:\n%s", strings.Join(got, "\n"))
 	}
 }

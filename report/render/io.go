@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/page"
 )
 
 // What the text and Markdown reports say about how the runs did their
@@ -15,7 +17,7 @@ import (
 // cut short, and the per-call latency.
 
 // dataWords names the data pattern: "ramp (element i holds i)".
-func dataWords(c Config) string {
+func dataWords(c report.Config) string {
 	switch iobench.DataPattern(c.Data) {
 	case iobench.DataRandom:
 		return fmt.Sprintf("random (incompressible; seed %d)", c.Seed)
@@ -29,7 +31,7 @@ func dataWords(c Config) string {
 
 // writeTimingWords is what write runs do besides write(2), in the
 // timing line: the flush, synchronous opens, preallocation, overwrite.
-func writeTimingWords(c Config) []string {
+func writeTimingWords(c report.Config) []string {
 	flush := c.Flush
 	if flush == "" { // results of versions before --flush
 		flush = map[bool]string{true: "fsync", false: "none"}[c.Fsync]
@@ -59,7 +61,7 @@ func writeTimingWords(c Config) []string {
 
 // runBytes is what each run (an aggregate under MPI or --jobs) asks to
 // move; 0 when a report does not say.
-func (r *Report) runBytes() int64 {
+func runBytes(r *report.Report) int64 {
 	all := r.Config.TotalBytes // one writer's
 	if m := r.MPI; m != nil {
 		all = m.RunBytes // 0 in an older report
@@ -76,7 +78,7 @@ func (r *Report) runBytes() int64 {
 // TimeLimitLine says which sizes the time limit cut short and how much
 // data their runs moved of the asked bytes per run (0: unknown); "" when
 // it cut none.
-func TimeLimitLine(c Config, asked int64, rows []iobench.SizeResult) string {
+func TimeLimitLine(c report.Config, asked int64, rows []iobench.SizeResult) string {
 	var cut []string
 	for _, row := range rows {
 		if row.TimeLimitedRuns == 0 {
@@ -148,7 +150,7 @@ func latencyRows(rows []iobench.SizeResult) []iobench.SizeResult {
 }
 
 // latencyCaption heads the latency table.
-func latencyCaption(c Config, rows []iobench.SizeResult) string {
+func latencyCaption(c report.Config, rows []iobench.SizeResult) string {
 	call := "write(2)"
 	if rows[0].Mode == iobench.ModeRead {
 		call = "read(2)"
@@ -165,15 +167,15 @@ func latencyCaption(c Config, rows []iobench.SizeResult) string {
 		call, 100*iobench.LatencyOverhead, clock)
 }
 
-func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
-	if line := TimeLimitLine(r.Config, r.runBytes(), rows); line != "" {
-		p.f("%s\n", line)
+func (p *printer) textIO(r *report.Report, rows []iobench.SizeResult) {
+	if line := TimeLimitLine(r.Config, runBytes(r), rows); line != "" {
+		p.F("%s\n", line)
 	}
 	lat := latencyRows(rows)
 	if len(lat) == 0 {
 		return
 	}
-	p.f("\n%s:\n", latencyCaption(r.Config, lat))
+	p.F("\n%s:\n", latencyCaption(r.Config, lat))
 	lines := []string{strings.Join(latencyHead(), "\t") + "\t"}
 	for _, row := range lat {
 		lines = append(lines, strings.Join(latencyCells(row), "\t")+"\t")
@@ -181,15 +183,15 @@ func (p *printer) textIO(r *Report, rows []iobench.SizeResult) {
 	p.WriteString(tabulate(lines))
 }
 
-func (p *printer) mdIO(r *Report, rows []iobench.SizeResult) {
-	if line := TimeLimitLine(r.Config, r.runBytes(), rows); line != "" {
-		p.f("\n%s.\n", mdSentence(line))
+func (p *printer) mdIO(r *report.Report, rows []iobench.SizeResult) {
+	if line := TimeLimitLine(r.Config, runBytes(r), rows); line != "" {
+		p.F("\n%s.\n", page.Sentence(line))
 	}
 	lat := latencyRows(rows)
 	if len(lat) == 0 {
 		return
 	}
-	p.f("\n%s:\n\n", mdSentence(latencyCaption(r.Config, lat)))
+	p.F("\n%s:\n\n", page.Sentence(latencyCaption(r.Config, lat)))
 	var body [][]string
 	for _, row := range lat {
 		body = append(body, latencyCells(row))

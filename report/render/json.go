@@ -1,12 +1,14 @@
-package report
+package render
 
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/iobench/iobench/report"
 )
 
 // JSON writes the report as one indented JSON document.
-func JSON(w io.Writer, r *Report) error {
+func JSON(w io.Writer, r *report.Report) error {
 	out := *r
 	if out.Warnings == nil {
 		out.Warnings = []string{}

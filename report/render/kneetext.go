@@ -1,6 +1,7 @@
-package report
+package render
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/units"
 )
 
@@ -34,9 +36,9 @@ func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
 		return fmt.Sprintf("none, write size does not matter in this range: no size from %s up (%.1f MiB/s) is measurably below %s of the %.1f MiB/s plateau%s; try a smaller --min",
 			units.FormatSize(k.WriteSize), k.MiBPerSec, t.bandPct(), k.PlateauMiBPerSec, t.lowWords())
 	case knee.ShapeRising:
-		return "none, " + orDefault(k.Reason, "throughput is still rising at the largest size") + "; extend --max"
+		return "none, " + cmp.Or(k.Reason, "throughput is still rising at the largest size") + "; extend --max"
 	}
-	return "none (" + orDefault(k.Reason, "no plateau found") + ")"
+	return "none (" + cmp.Or(k.Reason, "no plateau found") + ")"
 }
 
 // kneeAt is the knee's size in words and bytes, with the interval it may
@@ -180,13 +182,6 @@ func kneedleNote(k knee.Result) string {
 	return fmt.Sprintf("; the Kneedle method finds the sharpest bend at %s", units.FormatSize(k.KneedleSize))
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // StabilityLine says how far the knee moves between rounds, with each
 // round's knee.
 func StabilityLine(sp knee.Spread) string {
@@ -238,28 +233,28 @@ func recommendationText(rec *advice.Recommendation) recommendation {
 	return out
 }
 
-func (p *printer) textRecommendation(r *Report) {
+func (p *printer) textRecommendation(r *report.Report) {
 	if r.Recommendation == nil {
 		return
 	}
 	rec := recommendationText(r.Recommendation)
-	p.f("\nrecommendation: %s\n", rec.summary)
+	p.F("\nrecommendation: %s\n", rec.summary)
 	if b := recommendationBasis(r); b != "" {
-		p.f("  (%s)\n", b)
+		p.F("  (%s)\n", b)
 	}
 	for _, e := range rec.exports {
-		p.f("  %s\n", e)
+		p.F("  %s\n", e)
 	}
 	for _, n := range rec.notes {
-		p.f("  %s: %s\n", n[0], n[1])
+		p.F("  %s: %s\n", n[0], n[1])
 	}
 	p.textApply(r)
 }
 
-// EstablishedLine says whether the knee is established, after how many
+// establishedLine says whether the knee is established, after how many
 // rounds and at what noise, and how to establish one that is not; "" when
 // there is no knee.
-func (r *Report) EstablishedLine(k knee.Estimate) string {
+func establishedLine(r *report.Report, k knee.Estimate) string {
 	if !k.Found || k.Status == "" {
 		return ""
 	}
@@ -267,7 +262,7 @@ func (r *Report) EstablishedLine(k knee.Estimate) string {
 		return fmt.Sprintf("knee %s (noise CV %.1f%%)", advice.StatusWords(k), 100*k.NoiseCV)
 	}
 	s := "knee " + advice.StatusWords(k)
-	if hint := r.budgetHint(k); hint != "" {
+	if hint := budgetHint(r, k); hint != "" {
 		s += "; run with " + hint
 	}
 	return s
@@ -276,14 +271,14 @@ func (r *Report) EstablishedLine(k knee.Estimate) string {
 // budgetHint is the flags that would give the knee the rounds it needs,
 // with a time budget from how long the first round took; "" when no
 // number of rounds would.
-func (r *Report) budgetHint(k knee.Estimate) string {
+func budgetHint(r *report.Report, k knee.Estimate) string {
 	if k.RoundsNeeded == 0 {
 		if k.Status == knee.StatusOneRound {
 			return "--repeat auto"
 		}
 		return ""
 	}
-	round := r.firstRoundDuration()
+	round := firstRoundDuration(r)
 	if r.Adaptive != nil {
 		round = time.Duration(r.Adaptive.FirstRoundSeconds * float64(time.Second))
 	}
@@ -300,7 +295,7 @@ func (r *Report) budgetHint(k knee.Estimate) string {
 
 // firstRoundDuration is the wall time of the first round, from its first
 // run's start to its last run's end; 0 when the samples have no times.
-func (r *Report) firstRoundDuration() time.Duration {
+func firstRoundDuration(r *report.Report) time.Duration {
 	var first, last time.Time
 	round := -1
 	for _, row := range r.Results {
@@ -336,7 +331,7 @@ func shortDuration(d time.Duration) string {
 }
 
 // budgetWords is the time budget of an adaptive sweep as planned.
-func budgetWords(c Config) string {
+func budgetWords(c report.Config) string {
 	if c.TimeBudget > 0 {
 		return "--time-budget " + shortDuration(time.Duration(c.TimeBudget*float64(time.Second)).Round(time.Second))
 	}

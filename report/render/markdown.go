@@ -1,9 +1,9 @@
-package report
+package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
@@ -11,6 +11,8 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/page"
 )
 
 // Markdown writes the report for pasting into a bug report: the command,
@@ -18,18 +20,18 @@ import (
 // warnings. Tables are padded to aligned columns and everything else is a
 // fenced block or a plain sentence, so it reads the same where Markdown is
 // not rendered (GCC Bugzilla) as where it is (GitHub).
-func Markdown(w io.Writer, r *Report) error {
+func Markdown(w io.Writer, r *report.Report) error {
 	var p printer
-	p.f("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
+	p.F("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
 	if len(r.Command) > 0 {
-		p.f("\nCommand:\n\n")
-		p.fenced("sh", []string{ShellJoin(r.Command)})
+		p.F("\nCommand:\n\n")
+		p.Fenced("sh", []string{page.ShellJoin(r.Command)})
 	}
-	p.f("\nEnvironment:\n\n")
-	p.fenced("text", alignPairs(envPairs(r)))
+	p.F("\nEnvironment:\n\n")
+	p.Fenced("text", alignPairs(envPairs(r)))
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 		for _, v := range r.Views() {
-			if rows := ModeRows(v.Results, mode); len(rows) > 0 {
+			if rows := report.ModeRows(v.Results, mode); len(rows) > 0 {
 				p.mdResults(v, mode, rows)
 			}
 		}
@@ -37,7 +39,7 @@ func Markdown(w io.Writer, r *Report) error {
 	}
 	p.mdRecommendation(r)
 	p.mdWarnings(r)
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // DirectionWord is what a sweep of mode measured: "write", "read" or
@@ -55,7 +57,7 @@ func DirectionWord(mode string) string {
 // envPairs is the environment a bug triager asks for, as label and value.
 // Facts a report does not hold (results read back from another tool) are
 // left out rather than shown empty.
-func envPairs(r *Report) [][2]string {
+func envPairs(r *report.Report) [][2]string {
 	h, fs := r.Host, r.FS
 	var pairs [][2]string
 	add := func(known bool, label, value string) {
@@ -65,9 +67,9 @@ func envPairs(r *Report) [][2]string {
 	}
 	add(r.Tool.Name == "iobench", "iobench", toolLine(r.Tool))
 	add(r.Tool.Name != "iobench", "results of", toolTitle(r.Tool))
-	add(r.Tool.GoVersion != "" || h.GoVersion != "", "go", orDefault(r.Tool.GoVersion, h.GoVersion))
+	add(r.Tool.GoVersion != "" || h.GoVersion != "", "go", cmp.Or(r.Tool.GoVersion, h.GoVersion))
 	add(h.Kernel != "", "kernel", strings.TrimSpace(h.Kernel+" "+h.Arch))
-	add(h.CPUs > 0, "cpu", fmt.Sprintf("%s, %d cores usable", orDefault(h.CPUModel, "unknown model"), h.CPUs))
+	add(h.CPUs > 0, "cpu", fmt.Sprintf("%s, %d cores usable", cmp.Or(h.CPUModel, "unknown model"), h.CPUs))
 	add(h.MemTotalBytes > 0, "memory", fmt.Sprintf("%s total, %s available at start", humanize.IBytes(h.MemTotalBytes), humanize.IBytes(h.MemAvailableBytes)))
 	add(h.Hostname != "", "host", h.Hostname)
 	add(fs.MagicHex != "", "fs", fmt.Sprintf("%s (f_type %s, %s)", fs.Type, fs.MagicHex, fs.MagicName))
@@ -82,7 +84,7 @@ func envPairs(r *Report) [][2]string {
 	return append(pairs, planPairs(r)...)
 }
 
-func toolLine(t Tool) string {
+func toolLine(t report.Tool) string {
 	s := t.Version
 	if t.Revision != "" {
 		s += ", revision " + t.Revision
@@ -90,7 +92,7 @@ func toolLine(t Tool) string {
 	return s
 }
 
-func mountOptions(r *Report) string {
+func mountOptions(r *report.Report) string {
 	if r.FS.SuperOptions == "" {
 		return r.FS.MountOptions
 	}
@@ -102,7 +104,7 @@ func formatSeconds(s float64) string {
 }
 
 // planPairs is how the sweep measured.
-func planPairs(r *Report) [][2]string {
+func planPairs(r *report.Report) [][2]string {
 	c := r.Config
 	var pairs [][2]string
 	if c.TotalBytes > 0 {
@@ -147,10 +149,10 @@ func alignPairs(pairs [][2]string) []string {
 	return lines
 }
 
-func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeResult) {
+func (p *printer) mdResults(r *report.Report, mode iobench.Mode, rows []iobench.SizeResult) {
 	est := r.KneeFor(mode)
 	k := est.Result
-	p.f("\n%s:\n\n", resultsCaption(r, mode))
+	p.F("\n%s:\n\n", resultsCaption(r, mode))
 	cols := tableColumns(r, rows)
 	head := append(cols.head(), "note")
 	var body [][]string
@@ -160,14 +162,14 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	p.mdTable(head, body)
 	p.mdIO(r, rows)
 	if cols.repeated && anyWide(rows) {
-		p.f("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*knee.WideCV)
+		p.F("\n! CV above %.0f%%: this size's repeats disagree, so its median is unreliable.\n", 100*knee.WideCV)
 	}
-	p.f("\n%s\n", mdSentence(KneeLine(est, rows)))
-	if line := r.EstablishedLine(est); line != "" {
-		p.f("\n%s\n", mdSentence(line))
+	p.F("\n%s\n", page.Sentence(KneeLine(est, rows)))
+	if line := establishedLine(r, est); line != "" {
+		p.F("\n%s\n", page.Sentence(line))
 	}
-	if mode == r.Config.primaryMode() && r.KneeStability != nil {
-		p.f("\n%s\n", mdSentence(StabilityLine(*r.KneeStability)))
+	if mode == r.Config.PrimaryMode() && r.KneeStability != nil {
+		p.F("\n%s\n", page.Sentence(StabilityLine(*r.KneeStability)))
 	}
 	if r.MPI != nil {
 		p.mdRanks(r, rows)
@@ -175,7 +177,7 @@ func (p *printer) mdResults(r *Report, mode iobench.Mode, rows []iobench.SizeRes
 	p.mdJobs(r, rows)
 }
 
-func resultsCaption(r *Report, mode iobench.Mode) string {
+func resultsCaption(r *report.Report, mode iobench.Mode) string {
 	s := fmt.Sprintf("Results, %s (MiB/s = 2^20 bytes/s", sectionTitle(r, mode))
 	if r.Config.Repeat > 1 {
 		s += fmt.Sprintf(", median of %d rounds", r.Config.Repeat)
@@ -204,48 +206,40 @@ func rowNote(row iobench.SizeResult, k knee.Result) string {
 	return strings.Join(notes, ", ")
 }
 
-// mdSentence turns "knee: ..." into "Knee: ...", as a paragraph reads.
-func mdSentence(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func (p *printer) mdRanks(r *Report, rows []iobench.SizeResult) {
+func (p *printer) mdRanks(r *report.Report, rows []iobench.SizeResult) {
 	p.mdSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 
-func (p *printer) mdRecommendation(r *Report) {
+func (p *printer) mdRecommendation(r *report.Report) {
 	if r.Recommendation == nil {
 		return
 	}
 	rec := recommendationText(r.Recommendation)
-	p.f("\nRecommendation: %s\n", rec.summary)
+	p.F("\nRecommendation: %s\n", rec.summary)
 	if b := recommendationBasis(r); b != "" {
-		p.f("\n%s.\n", mdSentence(b))
+		p.F("\n%s.\n", page.Sentence(b))
 	}
 	if len(rec.exports) > 0 {
-		p.f("\n")
-		p.fenced("sh", rec.exports)
+		p.F("\n")
+		p.Fenced("sh", rec.exports)
 	}
 	for _, n := range rec.notes {
-		p.f("\n%s: %s\n", mdSentence(n[0]), n[1])
+		p.F("\n%s: %s\n", page.Sentence(n[0]), n[1])
 	}
 	p.mdApply(r)
 }
 
-func (p *printer) mdWarnings(r *Report) {
+func (p *printer) mdWarnings(r *report.Report) {
 	warnings := r.AllWarnings()
 	if len(warnings) == 0 && !r.Incomplete {
 		return
 	}
-	p.f("\nWarnings:\n\n")
+	p.F("\nWarnings:\n\n")
 	for _, w := range warnings {
-		p.f("- %s\n", w)
+		p.F("- %s\n", w)
 	}
 	if r.Incomplete {
-		p.f("- INCOMPLETE: %s\n", r.Error)
+		p.F("- INCOMPLETE: %s\n", r.Error)
 	}
 }
 
@@ -269,7 +263,7 @@ func (p *printer) mdTable(head []string, rows [][]string) {
 				out[i] = fmt.Sprintf("%*s", width[i], c)
 			}
 		}
-		p.f("| %s |\n", strings.Join(out, " | "))
+		p.F("| %s |\n", strings.Join(out, " | "))
 	}
 	line(head)
 	rule := make([]string, len(head))
@@ -279,38 +273,8 @@ func (p *printer) mdTable(head []string, rows [][]string) {
 			rule[i] = ":" + strings.Repeat("-", width[i]-1)
 		}
 	}
-	p.f("| %s |\n", strings.Join(rule, " | "))
+	p.F("| %s |\n", strings.Join(rule, " | "))
 	for _, row := range rows {
 		line(row)
 	}
-}
-
-// fenced writes lines as a fenced code block whose fence is longer than
-// any backtick run inside, so no content can close it early.
-func (p *printer) fenced(lang string, lines []string) {
-	fence := "```"
-	for _, l := range lines {
-		for strings.Contains(l, fence) {
-			fence += "`"
-		}
-	}
-	p.f("%s%s\n%s\n%s\n", fence, lang, strings.Join(lines, "\n"), fence)
-}
-
-// shellSafe matches words a POSIX shell takes literally, and placeholders
-// such as <dir> left by Anonymize, which are meant to be read, not run.
-var shellSafe = regexp.MustCompile(`^([A-Za-z0-9_@%+=:,./-]+|[A-Za-z0-9_@%+=:,./-]*<[a-z0-9-]+>[A-Za-z0-9_@%+=:,./<>-]*)$`)
-
-// ShellJoin quotes a command line so that pasting it into a shell runs the
-// same command: words with shell metacharacters go in single quotes.
-func ShellJoin(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		if shellSafe.MatchString(a) {
-			quoted[i] = a
-		} else {
-			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(quoted, " ")
 }

@@ -1,31 +1,19 @@
-package report
+package render
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/iobench/iobench/report"
 )
 
 // Reporter writes a report in one format.
-type Reporter func(w io.Writer, r *Report) error
+type Reporter func(w io.Writer, r *report.Report) error
 
 // RunsReporter writes several reports in one format: a comparison or a
 // plot.
-type RunsReporter func(w io.Writer, runs []Run) error
-
-// Command names a command that writes formats; each offers its own list.
-type Command string
-
-// The commands that take a format.
-const (
-	CmdSweep   Command = "sweep"
-	CmdAnalyze Command = "analyze"
-	CmdCompare Command = "compare"
-	CmdPlot    Command = "plot"
-	CmdInfo    Command = "info"
-	CmdRuntime Command = "runtime"
-	CmdApp     Command = "app"
-)
+type RunsReporter func(w io.Writer, runs []report.Run) error
 
 // Format is one output format of one command. Report is set for the
 // commands that render one report (sweep, analyze, info), Runs for
@@ -33,45 +21,45 @@ const (
 // and report must not import it (it links gonum); they are listed here
 // so that every command's names, help and checks come from one table.
 type Format struct {
-	Command Command
+	Command report.Command
 	Name    string
 	Ext     string // file name extension, without the dot
 	Report  Reporter
 	Runs    RunsReporter
-	Runtime RuntimeReporter // for CmdRuntime: a RuntimeReport
-	App     AppReporter     // for CmdApp: an AppReport
+	Runtime RuntimeReporter    // for CmdRuntime: a RuntimeReport
+	App     report.AppReporter // for CmdApp: an AppReport
 }
 
 // formats is every format of every command, in the order help and
 // errors list them. A new format is one line here, and its golden test
 // fails until it has a golden file.
 var formats = []Format{
-	{Command: CmdSweep, Name: "text", Ext: "txt", Report: Text},
-	{Command: CmdSweep, Name: "json", Ext: "json", Report: JSON},
-	{Command: CmdSweep, Name: "csv", Ext: "csv", Report: CSV},
-	{Command: CmdSweep, Name: "markdown", Ext: "md", Report: Markdown},
-	{Command: CmdSweep, Name: "gobench", Ext: "txt", Report: Gobench},
-	{Command: CmdAnalyze, Name: "text", Ext: "txt", Report: Text},
-	{Command: CmdAnalyze, Name: "json", Ext: "json", Report: JSON},
-	{Command: CmdAnalyze, Name: "csv", Ext: "csv", Report: CSV},
-	{Command: CmdAnalyze, Name: "markdown", Ext: "md", Report: Markdown},
-	{Command: CmdCompare, Name: "text", Ext: "txt", Runs: Compare},
-	{Command: CmdCompare, Name: "markdown", Ext: "md", Runs: CompareMarkdown},
-	{Command: CmdPlot, Name: "svg", Ext: "svg"},
-	{Command: CmdPlot, Name: "png", Ext: "png"},
-	{Command: CmdInfo, Name: "text", Ext: "txt", Report: TextHeader},
-	{Command: CmdInfo, Name: "json", Ext: "json", Report: JSON},
-	{Command: CmdRuntime, Name: "text", Ext: "txt", Runtime: RuntimeText},
-	{Command: CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON},
-	{Command: CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV},
-	{Command: CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown},
-	{Command: CmdApp, Name: "text", Ext: "txt", App: AppText},
-	{Command: CmdApp, Name: "json", Ext: "json", App: AppJSON},
-	{Command: CmdApp, Name: "markdown", Ext: "md", App: AppMarkdown},
+	{Command: report.CmdSweep, Name: "text", Ext: "txt", Report: Text},
+	{Command: report.CmdSweep, Name: "json", Ext: "json", Report: JSON},
+	{Command: report.CmdSweep, Name: "csv", Ext: "csv", Report: CSV},
+	{Command: report.CmdSweep, Name: "markdown", Ext: "md", Report: Markdown},
+	{Command: report.CmdSweep, Name: "gobench", Ext: "txt", Report: Gobench},
+	{Command: report.CmdAnalyze, Name: "text", Ext: "txt", Report: Text},
+	{Command: report.CmdAnalyze, Name: "json", Ext: "json", Report: JSON},
+	{Command: report.CmdAnalyze, Name: "csv", Ext: "csv", Report: CSV},
+	{Command: report.CmdAnalyze, Name: "markdown", Ext: "md", Report: Markdown},
+	{Command: report.CmdCompare, Name: "text", Ext: "txt", Runs: Compare},
+	{Command: report.CmdCompare, Name: "markdown", Ext: "md", Runs: CompareMarkdown},
+	{Command: report.CmdPlot, Name: "svg", Ext: "svg"},
+	{Command: report.CmdPlot, Name: "png", Ext: "png"},
+	{Command: report.CmdInfo, Name: "text", Ext: "txt", Report: TextHeader},
+	{Command: report.CmdInfo, Name: "json", Ext: "json", Report: JSON},
+	{Command: report.CmdRuntime, Name: "text", Ext: "txt", Runtime: RuntimeText},
+	{Command: report.CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON},
+	{Command: report.CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV},
+	{Command: report.CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown},
+	{Command: report.CmdApp, Name: "text", Ext: "txt", App: report.AppText},
+	{Command: report.CmdApp, Name: "json", Ext: "json", App: report.AppJSON},
+	{Command: report.CmdApp, Name: "markdown", Ext: "md", App: report.AppMarkdown},
 }
 
 // Formats returns the formats cmd offers, in order.
-func Formats(cmd Command) []Format {
+func Formats(cmd report.Command) []Format {
 	var out []Format
 	for _, f := range formats {
 		if f.Command == cmd {
@@ -82,7 +70,7 @@ func Formats(cmd Command) []Format {
 }
 
 // Names returns the names of the formats cmd offers, in order.
-func Names(cmd Command) []string {
+func Names(cmd report.Command) []string {
 	var out []string
 	for _, f := range Formats(cmd) {
 		out = append(out, f.Name)
@@ -91,7 +79,7 @@ func Names(cmd Command) []string {
 }
 
 // Lookup returns cmd's format called name, or an *UnknownFormatError.
-func Lookup(cmd Command, name string) (Format, error) {
+func Lookup(cmd report.Command, name string) (Format, error) {
 	for _, f := range Formats(cmd) {
 		if f.Name == name {
 			return f, nil
@@ -103,7 +91,7 @@ func Lookup(cmd Command, name string) (Format, error) {
 // UnknownFormatError is a format name that a command does not offer. It
 // names no flag: the caller knows where the name came from.
 type UnknownFormatError struct {
-	Command Command
+	Command report.Command
 	Format  string
 	Valid   []string
 }
@@ -111,9 +99,9 @@ type UnknownFormatError struct {
 func (e *UnknownFormatError) Error() string {
 	valid := strings.Join(e.Valid, ", ")
 	switch e.Command {
-	case CmdSweep: // the default command: naming it would puzzle whoever left it out
+	case report.CmdSweep: // the default command: naming it would puzzle whoever left it out
 		return fmt.Sprintf("unknown format %q (valid: %s)", e.Format, valid)
-	case CmdPlot:
+	case report.CmdPlot:
 		return fmt.Sprintf("unknown plot format %q (valid: %s)", e.Format, valid)
 	}
 	return fmt.Sprintf("unknown format %q for %s (valid: %s)", e.Format, e.Command, valid)

@@ -1,20 +1,17 @@
-package report
+package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/fixture"
 )
 
 func TestLookup(t *testing.T) {
@@ -29,11 +26,11 @@ func TestLookup(t *testing.T) {
 				set++
 			}
 		}
-		if set != 1 && f.Command != CmdPlot {
+		if set != 1 && f.Command != report.CmdPlot {
 			t.Errorf("%s %s: want exactly one of Report, Runs, Runtime and App", f.Command, f.Name)
 		}
 	}
-	_, err := Lookup(CmdAnalyze, "gobench")
+	_, err := Lookup(report.CmdAnalyze, "gobench")
 	var unknown *UnknownFormatError
 	if !errors.As(err, &unknown) || unknown.Format != "gobench" || !slices.Contains(unknown.Valid, "markdown") {
 		t.Errorf(`Lookup(analyze, "gobench") error = %#v; want an *UnknownFormatError listing analyze's formats`, err)
@@ -62,15 +59,17 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // whether the first byte fails or one in the middle does.
 func TestWriteErrors(t *testing.T) {
 	outputs := map[string]func(io.Writer) error{
-		"body": func(w io.Writer) error { return TextBody(w, fixedReport()) },
+		"body": func(w io.Writer) error { return TextBody(w, fixture.Ext4()) },
 	}
 	for _, f := range formats {
 		name := string(f.Command) + " " + f.Name
 		switch {
 		case f.Report != nil:
-			outputs[name] = func(w io.Writer) error { return f.Report(w, mpiReport()) }
+			outputs[name] = func(w io.Writer) error { return f.Report(w, fixture.MPI()) }
 		case f.Runs != nil:
-			outputs[name] = func(w io.Writer) error { return f.Runs(w, []Run{{"a", fixedReport()}, {"b", gpfsReport()}}) }
+			outputs[name] = func(w io.Writer) error {
+				return f.Runs(w, []report.Run{{Name: "a", Report: fixture.Ext4()}, {Name: "b", Report: fixture.GPFS()}})
+			}
 		}
 	}
 	for name, out := range outputs {
@@ -161,171 +160,11 @@ func TestSharePct(t *testing.T) {
 	}
 }
 
-func TestSummarizeStability(t *testing.T) {
-	r := fixedReport()
-	if r.KneeStability == nil {
-		t.Fatal("KneeStability is nil after 3 rounds")
-	}
-	if diff := cmp.Diff([]int64{1 << 20, 2 << 20, 2 << 20}, r.KneeStability.Knees); diff != "" {
-		t.Errorf("knees by round (-want +got):\n%s", diff)
-	}
-	r.Config.Repeat = 2
-	r.SetResult(&iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
-		func(iobench.Mode, int64) float64 { return 100 })})
-	if r.KneeStability != nil {
-		t.Errorf("KneeStability = %+v after 2 rounds, want nil", r.KneeStability)
-	}
-}
-
-// TestFullRoundCurves: only rounds that measured every size count; a
-// partial round (adaptive, or interrupted) and other directions do not.
-func TestFullRoundCurves(t *testing.T) {
-	s := func(round int, size int64) iobench.Sample {
-		return iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: iobench.MiB}
-	}
-	got := FullRoundCurves([]iobench.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: iobench.Run{Mode: iobench.ModeRead, Round: 4}}}, iobench.ModeWrite)
-	full := []knee.Point{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}
-	want := [][]knee.Point{full, {full[1], full[0]}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("FullRoundCurves (-want +got):\n%s", diff)
-	}
-}
-
-// TestSummaryWarnings: the warnings the knee calls for, by kind.
-func TestSummaryWarnings(t *testing.T) {
-	k := knee.Estimate{Result: knee.Result{Found: true, Outliers: []int64{4096}}, Rounds: 1, Status: knee.StatusOneRound}
-	var got []WarningKind
-	for _, w := range summaryWarnings(k) {
-		got = append(got, w.Kind)
-	}
-	if diff := cmp.Diff([]WarningKind{WarnKneeNotEstablished, WarnOutliersSetAside}, got); diff != "" {
-		t.Errorf("kinds (-want +got):\n%s", diff)
-	}
-	k.Established, k.Rounds, k.Status = true, 3, knee.StatusEstablished
-	if w := summaryWarnings(k); w != nil {
-		t.Errorf("an established knee after 3 rounds: warnings %v", w)
-	}
-}
-
-// TestSummaryWarningsOnceAfterAnalyze: a sweep's JSON read back and
-// summarized again, as analyze does, carries each derived warning once,
-// after the run's own.
-func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
-	r := fixedReport()
-	r.Config.Repeat = 1
-	r.Warnings = append(r.Warnings, "launcher: something")
-	res := &iobench.Result{Samples: fixtureSamples(r.Config, []iobench.Mode{iobench.ModeWrite},
-		func(_ iobench.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
-	r.SetResult(res)
-	if len(r.Summary.Warnings) != 1 || r.Summary.Warnings[0].Kind != WarnKneeNotEstablished {
-		t.Fatalf("one round: summary warnings %+v, want the knee not established", r.Summary.Warnings)
-	}
-	doc, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Report
-	if err := json.Unmarshal(doc, &back); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(r.Warnings, back.Warnings); diff != "" {
-		t.Errorf("the run's warnings read back (-want +got):\n%s", diff)
-	}
-	back.SetResult(res)
-	if diff := cmp.Diff(r.AllWarnings(), back.AllWarnings()); diff != "" {
-		t.Errorf("warnings summarized again (-sweep +analyze):\n%s", diff)
-	}
-}
-
-func TestShellJoin(t *testing.T) {
-	got := ShellJoin([]string{"iobench", "--dir", "/mnt/my data", "--sizes=4KiB,1MiB", "it's", "<dir>/x", "a;b"})
-	want := `iobench --dir '/mnt/my data' --sizes=4KiB,1MiB 'it'\''s' <dir>/x 'a;b'`
-	if got != want {
-		t.Errorf("ShellJoin = %s\nwant        %s", got, want)
-	}
-}
-
-func TestAnonymize(t *testing.T) {
-	orig := mpiReport()
-	orig.Warnings = append(orig.Warnings, "cannot remove /scratch/alice/run2/iobench-0003.dat on node18: busy",
-		"nothing written to /scratch/alice/run2.", "/scratch/alice/run2x is not /scratch/alice/run2",
-		"left /scratch/alice/run2/.iobench-gpu_node_9-77-0123456789ab-shared.dat")
-	orig.MPI.Hosts = append(orig.MPI.Hosts, "gpu-node-9") // data file names spell it gpu_node_9
-	orig.FS.SuperOptions = "rw,vers=4.2,addr=10.1.2.3,clientaddr=10.1.2.99"
-	anon := Anonymize(orig, fixtureUser)
-	var out bytes.Buffer
-	for _, f := range []Reporter{Markdown, JSON, Text, CSV, Gobench} {
-		if err := f(&out, anon); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, secret := range []string{"alice", "node17", "node18", "cluster", "example.org", "scratch", "nvme0n1", "10.1.2", "/home", "gpu"} {
-		if i := strings.Index(out.String(), secret); i >= 0 {
-			t.Errorf("anonymized output still holds %q: ...%s...", secret, out.String()[max(i-60, 0):min(i+60, out.Len())])
-		}
-	}
-	for _, want := range []string{"<host>", "<host-2>", "<dir>", "<mount>", "<device>", "addr=<addr>", "<dir>/iobench-0003.dat on <host-2>", "written to <dir>.", "<mount>/<user>/run2x is not <dir>", "<dir>/.iobench-<host-3>-77-"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("anonymized output lacks %q", want)
-		}
-	}
-	if orig.Host.Hostname != fixtureHost || orig.MPI.Hosts[1] != "node18.cluster.example.org" || orig.FS.Dir != "/scratch/alice/run2" {
-		t.Error("Anonymize changed the report it was given")
-	}
-	if diff := cmp.Diff(anon, Anonymize(orig, fixtureUser)); diff != "" {
-		t.Errorf("Anonymize is not stable (-first +second):\n%s", diff)
-	}
-}
-
-func TestAnonymizePlaceholdersAreNotRescanned(t *testing.T) {
-	r := fixedReport()
-	r.Host.Hostname = "dir" // a name that is also a placeholder's word
-	r.Warnings = []string{"host dir is slow"}
-	got := Anonymize(r, "host").Warnings[0]
-	if got != "<user> <host> is slow" {
-		t.Errorf("warning = %q, want %q", got, "<user> <host> is slow")
-	}
-}
-
-// JSON is lossless: decoded, it is the report again. analyze and the
-// plot tests rely on it.
-// TestJSONRoundTrip: a report read back from its JSON is the report,
-// MPI's per-rank and --jobs' per-job spreads included.
-func TestJSONRoundTrip(t *testing.T) {
-	for name, fixture := range map[string]func() *Report{"ext4": fixedReport, "mpi": mpiReport, "jobs": jobsReport} {
-		var b bytes.Buffer
-		if err := JSON(&b, fixture()); err != nil {
-			t.Fatal(err)
-		}
-		var got Report
-		if err := json.Unmarshal(b.Bytes(), &got); err != nil {
-			t.Fatal(err)
-		}
-		// An apply row's Comment is for the text block only; Note holds it all.
-		if diff := cmp.Diff(fixture(), &got, cmpopts.IgnoreFields(advice.Apply{}, "Comment"), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: round trip (-want +got):\n%s", name, diff)
-		}
-	}
-}
-
 func TestCompareErrors(t *testing.T) {
 	if err := Compare(io.Discard, nil); err == nil {
 		t.Error("Compare with no reports: no error")
 	}
-	if err := Compare(io.Discard, []Run{{"x.json", nil}}); err == nil || !strings.Contains(err.Error(), "x.json") {
+	if err := Compare(io.Discard, []report.Run{{Name: "x.json", Report: nil}}); err == nil || !strings.Contains(err.Error(), "x.json") {
 		t.Errorf("Compare with a nil report: error = %v, want it to name x.json", err)
-	}
-}
-
-func TestAnonymizeRelativeDir(t *testing.T) {
-	r := fixedReport()
-	r.FS.Dir = "data"
-	r.Command = []string{"iobench", "--dir", "data", "--dir=data", "--size", "1GiB"}
-	a := Anonymize(r, "")
-	if diff := cmp.Diff([]string{"iobench", "--dir", "<dir>", "--dir=<dir>", "--size", "1GiB"}, a.Command); diff != "" {
-		t.Errorf("command (-want +got):\n%s", diff)
-	}
-	if a.FS.Dir != "<dir>" || !strings.HasPrefix(a.Warnings[0], "the data (256 MiB)") {
-		t.Errorf("dir %q, warning %q: want <dir>, and the word data kept in messages", a.FS.Dir, a.Warnings[0])
 	}
 }

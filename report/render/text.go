@@ -1,6 +1,7 @@
-package report
+package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -10,69 +11,70 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
 )
 
 // Text writes the header, the results table and the knee.
-func Text(w io.Writer, r *Report) error {
+func Text(w io.Writer, r *report.Report) error {
 	var p printer
 	p.textHeader(r)
 	p.textBody(r)
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // TextHeader is what statvfs and the plan say, printed before any run so
 // a user sees at once what is being measured.
-func TextHeader(w io.Writer, r *Report) error {
+func TextHeader(w io.Writer, r *report.Report) error {
 	var p printer
 	p.textHeader(r)
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // TextBody is the results table, the knee and the warnings.
-func TextBody(w io.Writer, r *Report) error {
+func TextBody(w io.Writer, r *report.Report) error {
 	var p printer
 	p.textBody(r)
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
-func (p *printer) textHeader(r *Report) {
+func (p *printer) textHeader(r *report.Report) {
 	fs := r.FS
-	p.f("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
+	p.F("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
 	// Results read back by analyze may lack the facts of a live run.
 	if fs.ResolvedDir != "" {
-		p.f("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
+		p.F("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
 	}
 	if fs.MagicHex != "" {
-		p.f("fs:         %s (f_type %s, %s), mounted at %s from %s\n", fs.Type, fs.MagicHex, fs.MagicName, fs.MountPoint, fs.Device)
-		p.f("options:    %s\n", fs.MountOptions)
+		p.F("fs:         %s (f_type %s, %s), mounted at %s from %s\n", fs.Type, fs.MagicHex, fs.MagicName, fs.MountPoint, fs.Device)
+		p.F("options:    %s\n", fs.MountOptions)
 	} else if fs.Type != "" {
-		p.f("fs:         %s\n", fs.Type)
+		p.F("fs:         %s\n", fs.Type)
 	}
-	p.f("blocks:     %s\n", blocksLine(fs.BlockSize, fs.FragmentSize, fs.IOBlockSize))
+	p.F("blocks:     %s\n", blocksLine(fs.BlockSize, fs.FragmentSize, fs.IOBlockSize))
 	if fs.TotalBytes > 0 {
-		p.f("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
+		p.F("space:      %s available of %s\n", humanize.IBytes(fs.AvailBytes), humanize.IBytes(fs.TotalBytes))
 	}
 	c := r.Config
 	if c.TotalBytes > 0 {
-		p.f("data:       %s\n", dataLine(c))
+		p.F("data:       %s\n", dataLine(c))
 		if c.Profile != "" {
-			p.f("profile:    %s\n", profileLine(c))
+			p.F("profile:    %s\n", profileLine(c))
 		}
-		p.f("conversion: %s byte order, stride %d\n", c.Convert, c.Stride)
-		p.f("timing:     %s\n", timingLine(c))
+		p.F("conversion: %s byte order, stride %d\n", c.Convert, c.Stride)
+		p.F("timing:     %s\n", timingLine(c))
 		if len(c.Variants) > 0 {
-			p.f("variants:   %s\n", variantsLine(c))
+			p.F("variants:   %s\n", variantsLine(c))
 		}
 		if c.Jobs > 1 {
-			p.f("jobs:       %s\n", jobsLine(c, r.Jobs))
+			p.F("jobs:       %s\n", jobsLine(c, r.Jobs))
 		}
 	}
 	for _, kv := range mpiPairs(r) {
-		p.f("%-12s%s\n", kv[0]+":", kv[1])
+		p.F("%-12s%s\n", kv[0]+":", kv[1])
 	}
 }
 
-func dataLine(c Config) string {
+func dataLine(c report.Config) string {
 	line := fmt.Sprintf("%d %s elements = %d B (%s) per run", c.Count, c.ElementType, c.TotalBytes, humanize.IBytes(uint64(c.TotalBytes)))
 	if c.SourceBytes > 0 { // unknown for results read back from other tools
 		line += fmt.Sprintf("; source %s (%s in memory)", c.Source, humanize.IBytes(uint64(c.SourceBytes)))
@@ -85,7 +87,7 @@ func dataLine(c Config) string {
 
 // toolTitle names what measured: "iobench 0.1.0", or the other program
 // whose output analyze read.
-func toolTitle(t Tool) string {
+func toolTitle(t report.Tool) string {
 	return strings.TrimSpace(t.Name + " " + t.Version)
 }
 
@@ -106,14 +108,11 @@ func blocksLine(bsize, frsize, blksize int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// GfortranProfile is the profile whose write sizes are defined as element
-// counts (the libgfortran buffer experiment of GCC PR 91030), so tables
-// show each size in elements as well as bytes.
-const GfortranProfile = "gfortran-pr91030"
+func elementsColumn(c report.Config) bool {
+	return c.Profile == report.GfortranProfile && c.ElementSize > 0
+}
 
-func elementsColumn(c Config) bool { return c.Profile == GfortranProfile && c.ElementSize > 0 }
-
-func profileLine(c Config) string {
+func profileLine(c report.Config) string {
 	s := c.Profile
 	if c.ProfileWhy != "" {
 		s += ": " + c.ProfileWhy
@@ -124,15 +123,15 @@ func profileLine(c Config) string {
 	return s
 }
 
-func symlinkNote(r *Report) string {
+func symlinkNote(r *report.Report) string {
 	if r.FS.DirIsSymlink {
 		return fmt.Sprintf(" (--dir %s is a symlink)", r.FS.Dir)
 	}
 	return ""
 }
 
-func timingLine(c Config) string {
-	parts := []string{"open..close on " + orDefault(c.Clock, "a monotonic clock")}
+func timingLine(c report.Config) string {
+	parts := []string{"open..close on " + cmp.Or(c.Clock, "a monotonic clock")}
 	if c.Mode != string(iobench.ModeRead) {
 		parts = append(parts, writeTimingWords(c)...)
 	}
@@ -160,10 +159,10 @@ func timingLine(c Config) string {
 	return strings.Join(parts, "; ")
 }
 
-func (p *printer) textBody(r *Report) {
-	p.f("warm-up:    %s\n", ranOrNot(r))
+func (p *printer) textBody(r *report.Report) {
+	p.F("warm-up:    %s\n", ranOrNot(r))
 	if r.Adaptive != nil {
-		p.f("rounds:     %s\n", AdaptiveLine(r.Adaptive))
+		p.F("rounds:     %s\n", AdaptiveLine(r.Adaptive))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
 		for _, v := range r.Views() {
@@ -172,45 +171,45 @@ func (p *printer) textBody(r *Report) {
 		p.textRatios(r, mode)
 	}
 	if r.MPI != nil && r.MPI.MPIIO != nil {
-		p.f("\nmpi-io hints: %s\n", hintsLine(r.MPI.MPIIO))
+		p.F("\nmpi-io hints: %s\n", hintsLine(r.MPI.MPIIO))
 	}
 	p.textRecommendation(r)
 	if v := r.Verified; v != nil {
-		p.f("verified: %d files read back, %d %s elements (%d bytes) checked, all as written\n", v.Files, v.Elements, r.Config.ElementType, v.Bytes)
+		p.F("verified: %d files read back, %d %s elements (%d bytes) checked, all as written\n", v.Files, v.Elements, r.Config.ElementType, v.Bytes)
 	}
 	if r.KeptFile != "" {
-		p.f("kept data file: %s\n", r.KeptFile)
+		p.F("kept data file: %s\n", r.KeptFile)
 	}
 	for _, l := range r.LeftFiles {
-		p.f("LEFT BEHIND: %s (could not remove it: %s)\n", l.Path, l.Err)
+		p.F("LEFT BEHIND: %s (could not remove it: %s)\n", l.Path, l.Err)
 	}
 	for _, warn := range r.AllWarnings() {
-		p.f("warning: %s\n", warn)
+		p.F("warning: %s\n", warn)
 	}
 	if r.Incomplete {
-		p.f("INCOMPLETE: %s\n", r.Error)
+		p.F("INCOMPLETE: %s\n", r.Error)
 	}
 }
 
 // textMode is one direction of one report (or variant): its table, chart,
 // knee and spread across ranks or jobs.
-func (p *printer) textMode(r *Report, mode iobench.Mode) {
-	rows := ModeRows(r.Results, mode)
+func (p *printer) textMode(r *report.Report, mode iobench.Mode) {
+	rows := report.ModeRows(r.Results, mode)
 	if len(rows) == 0 {
 		return
 	}
 	est := r.KneeFor(mode)
 	k := est.Result
-	p.f("\n%s\n", sectionTitle(r, mode))
+	p.F("\n%s\n", sectionTitle(r, mode))
 	p.textTable(r, rows, k)
 	p.textIO(r, rows)
-	p.f("\n%s\n", strings.Join(chart(rows, k), "\n"))
-	p.f("\n%s\n", KneeLine(est, rows))
-	if line := r.EstablishedLine(est); line != "" {
-		p.f("%s\n", line)
+	p.F("\n%s\n", strings.Join(chart(rows, k), "\n"))
+	p.F("\n%s\n", KneeLine(est, rows))
+	if line := establishedLine(r, est); line != "" {
+		p.F("%s\n", line)
 	}
-	if mode == r.Config.primaryMode() && r.KneeStability != nil {
-		p.f("%s\n", StabilityLine(*r.KneeStability))
+	if mode == r.Config.PrimaryMode() && r.KneeStability != nil {
+		p.F("%s\n", StabilityLine(*r.KneeStability))
 	}
 	if r.MPI != nil {
 		p.textRanks(r, rows)
@@ -218,34 +217,14 @@ func (p *printer) textMode(r *Report, mode iobench.Mode) {
 	p.textJobs(r, rows)
 }
 
-func ranOrNot(r *Report) string {
+func ranOrNot(r *report.Report) string {
 	if r.WarmupRan {
 		return "one untimed pass at the largest size ran first"
 	}
 	return "none"
 }
 
-// KneeFor is the knee of one direction: ReadKnee for reads when the
-// sweep measured both, else Knee.
-func (r *Report) KneeFor(mode iobench.Mode) knee.Estimate {
-	if mode == iobench.ModeRead && r.ReadKnee != nil {
-		return *r.ReadKnee
-	}
-	return r.Knee
-}
-
-// ModeRows are the rows of one direction, in order.
-func ModeRows(rows []iobench.SizeResult, mode iobench.Mode) []iobench.SizeResult {
-	var out []iobench.SizeResult
-	for _, row := range rows {
-		if row.Mode == mode {
-			out = append(out, row)
-		}
-	}
-	return out
-}
-
-func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result) {
+func (p *printer) textTable(r *report.Report, rows []iobench.SizeResult, k knee.Result) {
 	cols := tableColumns(r, rows)
 	lines := []string{strings.Join(cols.head(), "\t") + "\t"}
 	for _, row := range rows {
@@ -258,7 +237,7 @@ func (p *printer) textTable(r *Report, rows []iobench.SizeResult, k knee.Result)
 	}
 	p.WriteString(tabulate(lines))
 	if cols.repeated && anyWide(rows) {
-		p.f("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*knee.WideCV)
+		p.F("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*knee.WideCV)
 	}
 }
 

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -12,13 +12,15 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/units"
 )
 
 // randomReport is a sweep of a random curve: a rise to a knee, sometimes a
 // decline after it, with noise and an occasional slow run.
-func randomReport(rng *rand.Rand) *Report {
-	r := fixedReport()
+func randomReport(rng *rand.Rand) *report.Report {
+	r := fixture.Ext4()
 	r.Config.Repeat = 1 + rng.IntN(5)
 	r.Config.TotalBytes = 64 << 20
 	r.Warnings = nil
@@ -43,7 +45,7 @@ func randomReport(rng *rand.Rand) *Report {
 			secs := float64(r.Config.TotalBytes) / (y * iobench.MiB)
 			samples = append(samples, iobench.Sample{
 				Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round, Seq: len(samples) + 1},
-				Seconds: secs, Bytes: r.Config.TotalBytes, Calls: r.Config.TotalBytes / size, Start: fixtureStart,
+				Seconds: secs, Bytes: r.Config.TotalBytes, Calls: r.Config.TotalBytes / size, Start: fixture.Start,
 			})
 		}
 	}
@@ -72,7 +74,7 @@ func TestWordsAgreeWithTable(t *testing.T) {
 	}
 }
 
-func checkWords(r *Report, text string) error {
+func checkWords(r *report.Report, text string) error {
 	cell, kneeRow := map[string]string{}, ""
 	for _, line := range strings.Split(text, "\n") {
 		if m := tableRow.FindStringSubmatch(line); m != nil {
@@ -117,7 +119,7 @@ func checkWords(r *Report, text string) error {
 // sizes whose share is below it; past a decline, "every larger size
 // measures below it" holds; the best size is the table's fastest; the
 // defaults' shares in the recommendation are the table's.
-func checkBand(r *Report, kneeLine, rec string, cell map[string]string) error {
+func checkBand(r *report.Report, kneeLine, rec string, cell map[string]string) error {
 	k := r.Knee
 	f := tableFacts(k.Result, r.Results)
 	for _, s := range f.sizes {

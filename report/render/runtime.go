@@ -1,0 +1,375 @@
+package render
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/runtimes"
+)
+
+// RuntimeReporter writes a runtime report in one format.
+type RuntimeReporter func(w io.Writer, r *report.RuntimeReport) error
+
+// runtimeName is the library a runtime's figures are of.
+func runtimeName(rt runtimes.Runtime) string {
+	if rt == runtimes.Gfortran {
+		return "libgfortran"
+	}
+	return "C stdio"
+}
+
+// RuntimeText writes the runtime report for people.
+func RuntimeText(w io.Writer, r *report.RuntimeReport) error {
+	var p printer
+	p.runtimeHeader(r, "")
+	p.F("\n%s", tabulate(runtimeTable(r, "\t", "\t")))
+	p.runtimeNotes(r, "")
+	if len(r.Apply) > 0 {
+		p.textApply(asSweepReport(r))
+	}
+	return p.FlushTo(w)
+}
+
+// RuntimeMarkdown writes the runtime report for a bug report or a wiki.
+func RuntimeMarkdown(w io.Writer, r *report.RuntimeReport) error {
+	var p printer
+	p.F("## %s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	p.runtimeHeader(r, "- ")
+	p.F("\n")
+	lines := runtimeTable(r, " | ", " |")
+	for i, l := range lines {
+		p.F("| %s\n", l)
+		if i == 0 {
+			p.F("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
+		}
+	}
+	p.runtimeNotes(r, "- ")
+	if len(r.Apply) > 0 {
+		p.mdApply(asSweepReport(r))
+	}
+	return p.FlushTo(w)
+}
+
+func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
+	if bullet == "" {
+		p.F("%s: %s writes through %s\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	}
+	fs, c := r.FS, r.Config
+	p.F("%swriter:     %s\n", bullet, r.Compiler)
+	if fs.ResolvedDir != "" {
+		p.F("%sdir:        %s\n", bullet, fs.ResolvedDir)
+	}
+	if fs.Type != "" {
+		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
+	}
+	p.F("%sdata:       %d float64 = %d B (%s) per run; records layout: %s records\n", bullet, c.Elements, c.TotalBytes,
+		humanize.IBytes(uint64(c.TotalBytes)), sizeName(c.RecordBytes))
+	var bufs []string
+	for _, b := range c.Buffers {
+		s := sizeName(b)
+		if b == c.DefaultBuffer {
+			s += " (default)"
+		}
+		bufs = append(bufs, s)
+	}
+	p.F("%sbuffers:    %s; byte order %s\n", bullet, strings.Join(bufs, ", "), strings.Join(c.Converts, ", "))
+	if c.Profile != "" {
+		p.F("%sprofile:    %s (%s)\n", bullet, c.Profile, c.ProfileWhy)
+	}
+	fsync := "no fsync"
+	if c.Fsync {
+		fsync = "fsync before close inside the timing"
+	}
+	rounds := fmt.Sprintf("%d rounds", c.Rounds)
+	if c.RepeatAuto {
+		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d of every case, then the undecided recommended cases with their defaults, within %s)",
+			iobench.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds))
+	}
+	p.F("%stiming:     %s, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, rounds, c.Seed, fsync, c.Sync)
+	if r.Adaptive != nil {
+		p.F("%srounds:     %s\n", bullet, RuntimeAdaptiveLine(r.Adaptive))
+	}
+	if sw := r.Sweep; sw != nil {
+		p.F("%swrite(2):   %s\n", bullet, sweepLine(sw))
+	}
+}
+
+// tenths is a duration of seconds for the short runtime rounds: to a
+// tenth of a second below 10 s.
+func tenths(s float64) string {
+	d := time.Duration(s * float64(time.Second))
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return shortDuration(d.Round(time.Second))
+}
+
+// runtimeBudgetWords is the time budget of adaptive rounds as planned.
+func runtimeBudgetWords(seconds float64) string {
+	if seconds > 0 {
+		return budgetWords(report.Config{TimeBudget: seconds})
+	}
+	return fmt.Sprintf("a time budget of %d x the first round", runtimes.DefaultBudgetRounds)
+}
+
+// RuntimeAdaptiveLine says what a runtime's adaptive rounds did and why
+// they stopped, in the words of the sweep's AdaptiveLine.
+func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
+	var per []string // runs of equal rounds, as "6 (x61)"
+	for i := 0; i < len(a.CasesPerRound); {
+		n, k := a.CasesPerRound[i], 1
+		for i+k < len(a.CasesPerRound) && a.CasesPerRound[i+k] == n {
+			k++
+		}
+		if k < 4 {
+			per = append(per, slices.Repeat([]string{strconv.Itoa(n)}, k)...)
+		} else {
+			per = append(per, fmt.Sprintf("%d (x%d)", n, k))
+		}
+		i += k
+	}
+	line := adaptiveLine(&iobench.Adaptive{Rounds: a.Rounds, FirstRoundSeconds: a.FirstRoundSeconds, BudgetSeconds: a.BudgetSeconds,
+		BudgetFromFlag: a.BudgetFromFlag, SpentSeconds: a.SpentSeconds, Stop: a.Stop, NextRoundSeconds: a.NextRoundSeconds},
+		adaptiveWords{what: strings.Join(per, ", ") + " cases", established: "every recommended case is decided",
+			interrupted: "the rounds were interrupted", budgetRounds: runtimes.DefaultBudgetRounds, secs: tenths})
+	var open []string
+	for _, u := range a.Undecided {
+		var what []string
+		if u.Gain {
+			what = append(what, "gain")
+		}
+		if u.Agreement {
+			what = append(what, "agreement")
+		}
+		open = append(open, fmt.Sprintf("%s %s %s (%s)", u.Layout, u.Convert, sizeName(u.BufferBytes), strings.Join(what, ", ")))
+	}
+	if len(open) > 0 {
+		line += "; undecided: " + strings.Join(open, ", ")
+	}
+	return line
+}
+
+func sweepLine(sw *runtimes.Sweep) string {
+	if sw.KneeBytes == 0 {
+		return fmt.Sprintf("%s, %d sizes; no knee", sw.Source, len(sw.Points))
+	}
+	est := "established"
+	if !sw.KneeEstablished {
+		est = "not established"
+	}
+	return fmt.Sprintf("%s, %d sizes; knee %s (%s), recommended %s", sw.Source, len(sw.Points), sizeName(sw.KneeBytes), est, sizeName(sw.RecommendedBytes))
+}
+
+// runtimeTable is the table's lines, cells joined by sep and ended by
+// end: the header, then a row per case.
+func runtimeTable(r *report.RuntimeReport, sep, end string) []string {
+	head := []string{"layout", "convert", "buffer", "MiB/s", "interval", "calls", "B/call", "predicted", "gain", "gain interval", "write(2) MiB/s", "write(2) gain", "agreement"}
+	lines := []string{strings.Join(head, sep) + end}
+	for _, c := range r.Summary.Cases {
+		buf := sizeName(c.BufferBytes)
+		if c.Default {
+			buf += " (default)"
+		}
+		calls, per := "-", "-"
+		if c.WriteCalls >= 0 {
+			calls, per = itoa(c.WriteCalls), fmt.Sprintf("%.0f", c.MeanCallBytes)
+		}
+		pred := itoa(c.Predicted.Count)
+		if !c.CallsAsPredicted && c.WriteCalls >= 0 {
+			pred += " !"
+		}
+		gain, gci := "-", "-"
+		if c.Gain != nil {
+			gain, gci = fmt.Sprintf("x%.2f", c.Gain.Ratio), fmt.Sprintf("%.2f-%.2f", c.Gain.Low, c.Gain.High)
+		}
+		smib, sgain, agree := "-", "-", "-"
+		if sp := c.Sweep; sp != nil {
+			smib = fmt.Sprintf("%.1f", sp.MiBPerSec)
+			if sp.From != runtimes.FromMeasured {
+				smib += " ~"
+			}
+			if !c.Default {
+				sgain = fmt.Sprintf("x%.2f", sp.Gain)
+			}
+			agree = agreementWord(sp)
+		}
+		cells := []string{string(c.Layout), c.Convert, buf, fmt.Sprintf("%.1f", c.MiBPerSec), fmt.Sprintf("%.1f-%.1f", c.CILow, c.CIHigh),
+			calls, per, pred, gain, gci, smib, sgain, agree}
+		lines = append(lines, strings.Join(cells, sep)+end)
+	}
+	return lines
+}
+
+func agreementWord(sp *runtimes.SweepPrediction) string {
+	switch sp.Agreement {
+	case runtimes.AgreeInterval:
+		return "agree"
+	case runtimes.AgreeClose:
+		return fmt.Sprintf("agree (%+.0f%%)", 100*sp.DiffersBy)
+	case runtimes.Differ:
+		return fmt.Sprintf("differ (%+.0f%%)", 100*sp.DiffersBy)
+	}
+	return "-"
+}
+
+func (p *printer) runtimeNotes(r *report.RuntimeReport, bullet string) {
+	name := runtimeName(r.Runtime)
+	p.F("\n%sMeasured through %s: MiB/s (median of the runs, %s interval), calls and B/call (write(2) calls the writer counted in /proc/self/io), gain (over the default buffer, same layout and byte order).\n",
+		bullet, name, confidenceWord(r.Summary.Cases))
+	p.F("%sInferred from write(2): predicted (calls from %s's buffering rule), write(2) MiB/s (the sweep at the call size the rule gives; ~ read between or beyond the sizes it ran), write(2) gain (the same for the default's calls). Agreement: the predicted gain lies in the measured interval, or within %.0f%% of the measured gain.\n",
+		bullet, name, 100*runtimes.AgreeTolerance)
+	switch {
+	case len(r.Summary.Cases) == 0:
+	case r.Summary.CallsAsPredicted:
+		p.F("%swrite(2) calls: every run made exactly the calls the buffering rule predicts.\n", bullet)
+	default:
+		p.F("%swrite(2) calls: rows marked ! made other calls than the buffering rule predicts.\n", bullet)
+	}
+	if len(r.Summary.Advice) > 0 {
+		p.F("\n%sRecommendation for %s (aim: write(2) calls of at least the sweep's recommended size):\n", bullet, name)
+		for _, a := range r.Summary.Advice {
+			p.F("%s  %s, %s: %s\n", bullet, a.Layout, a.Convert, adviceText(a, r.Config.DefaultBuffer))
+		}
+	}
+	for _, w := range r.Warnings {
+		p.F("%swarning: %s\n", bullet, w)
+	}
+	if r.Incomplete {
+		p.F("%sINCOMPLETE: %s\n", bullet, r.Error)
+	}
+}
+
+func confidenceWord(cases []runtimes.CaseSummary) string {
+	lo := 1.0
+	for _, c := range cases {
+		lo = min(lo, c.CIConfidence)
+	}
+	if len(cases) == 0 || lo >= knee.IntervalConfidence {
+		return "95%"
+	}
+	return fmt.Sprintf("at least %.0f%%", 100*lo)
+}
+
+// adviceText is one advice line: what to set, why, and what was
+// measured for it.
+func adviceText(a runtimes.Advice, def int64) string {
+	switch a.Verdict {
+	case runtimes.VerdictAny:
+		return "any buffer: " + a.Rule
+	case runtimes.VerdictNoKnee:
+		return "no advice: " + a.Rule
+	}
+	var s string
+	if a.KeepDefault {
+		s = fmt.Sprintf("keep the default (%s): it is at least the %s this needs; %s", sizeName(def), sizeName(a.BufferBytes), a.Rule)
+	} else {
+		s = fmt.Sprintf("%s (%s): %s", a.Setting, sizeName(a.BufferBytes), a.Rule)
+	}
+	if !a.Measured || a.Gain == nil {
+		if !a.KeepDefault {
+			s += "; not measured through the runtime here (add it to --buffers)"
+		}
+		return s
+	}
+	what := "measured"
+	if a.KeepDefault {
+		what = sizeName(a.BufferBytes) + " measured"
+	}
+	s += fmt.Sprintf("; %s x%.2f (%.2f-%.2f) over the default", what, a.Gain.Ratio, a.Gain.Low, a.Gain.High)
+	switch a.Verdict {
+	case runtimes.VerdictSet:
+		s += ", a real gain"
+	case runtimes.VerdictEnough:
+		s += ", no real gain: the default does as well"
+	default:
+		s += ", not measurably different"
+	}
+	if sp := a.Sweep; sp != nil && sp.Agreement != "" {
+		s += fmt.Sprintf("; the write(2) sweep predicted x%.2f: %s", sp.Gain, agreementSentence(sp))
+	}
+	return s
+}
+
+func agreementSentence(sp *runtimes.SweepPrediction) string {
+	switch sp.Agreement {
+	case runtimes.AgreeInterval:
+		return "they agree (within the measured interval)"
+	case runtimes.AgreeClose:
+		return fmt.Sprintf("they agree within %.0f%% (%+.0f%%)", 100*runtimes.AgreeTolerance, 100*sp.DiffersBy)
+	}
+	dir := "above"
+	if sp.DiffersBy < 0 {
+		dir = "below"
+	}
+	return fmt.Sprintf("they do not agree: the measured gain is %.0f%% %s the prediction", 100*math.Abs(sp.DiffersBy), dir)
+}
+
+// RuntimeJSON writes the runtime report as one indented JSON document.
+func RuntimeJSON(w io.Writer, r *report.RuntimeReport) error {
+	out := *r
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if out.Samples == nil {
+		out.Samples = []runtimes.Sample{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(&out)
+}
+
+var runtimeCSVHeader = []string{
+	"runtime", "layout", "convert", "buffer_bytes", "default", "runs", "mib_per_s", "ci_low_mib_per_s", "ci_high_mib_per_s", "ci_confidence", "cv",
+	"write_calls", "mean_call_bytes", "predicted_calls", "calls_as_predicted", "gain", "gain_ci_low", "gain_ci_high", "gain_p_value",
+	"sweep_call_bytes", "sweep_mib_per_s", "sweep_from", "sweep_gain", "sweep_gain_ci_low", "sweep_gain_ci_high", "agreement", "differs_by",
+	"fs_type", "total_bytes", "record_bytes", "fsync", "incomplete",
+}
+
+// RuntimeCSV writes one row per case, with a header.
+func RuntimeCSV(w io.Writer, r *report.RuntimeReport) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(runtimeCSVHeader)
+	for _, c := range r.Summary.Cases {
+		row := []string{string(r.Runtime), string(c.Layout), c.Convert, itoa(c.BufferBytes), strconv.FormatBool(c.Default), strconv.Itoa(c.Runs),
+			ftoa(c.MiBPerSec), ftoa(c.CILow), ftoa(c.CIHigh), ftoa(c.CIConfidence), ftoa(c.CV),
+			itoa(c.WriteCalls), ftoa(c.MeanCallBytes), itoa(c.Predicted.Count), strconv.FormatBool(c.CallsAsPredicted)}
+		if g := c.Gain; g != nil {
+			row = append(row, ftoa(g.Ratio), ftoa(g.Low), ftoa(g.High), ftoa(g.P))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		if sp := c.Sweep; sp != nil {
+			row = append(row, itoa(sp.CallBytes), ftoa(sp.MiBPerSec), sp.From, ftoa(sp.Gain), ftoa(sp.GainLow), ftoa(sp.GainHigh), sp.Agreement, ftoa(sp.DiffersBy))
+		} else {
+			row = append(row, "", "", "", "", "", "", "", "")
+		}
+		row = append(row, r.FS.Type, itoa(r.Config.TotalBytes), itoa(r.Config.RecordBytes), strconv.FormatBool(r.Config.Fsync), strconv.FormatBool(r.Incomplete))
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// asSweepReport is the part of a sweep report the how-to-apply printers
+// read, so that a runtime report prints its block the same way.
+func asSweepReport(r *report.RuntimeReport) *report.Report {
+	rec := &advice.Recommendation{Basis: advice.BasisKnee, Apply: r.Apply}
+	if r.Sweep != nil {
+		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
+	}
+	return &report.Report{Header: report.Header{FS: r.FS}, Summary: report.Summary{Recommendation: rec}}
+}
