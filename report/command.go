@@ -1,6 +1,7 @@
 package report
 
-// Command names a command that writes formats; each offers its own list.
+// Command names a command that writes formats; each offers its own
+// list (render.Formats).
 type Command string
 
 // The commands that take a format.

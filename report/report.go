@@ -141,6 +141,11 @@ type Config struct {
 	LatencyAll  bool    `json:"latency_all,omitempty"`        // every call timed, not a sample
 }
 
+// GfortranProfile is the profile whose write sizes are defined as element
+// counts (the libgfortran buffer experiment of GCC PR 91030), so tables
+// show each size in elements as well as bytes.
+const GfortranProfile = "gfortran-pr91030"
+
 // NewConfig describes a plan for the report.
 func NewConfig(c iobench.Config, fraction float64) Config {
 	return Config{

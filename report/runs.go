@@ -1,11 +1,10 @@
 package report
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // Run is one report with the name a user knows it by, usually the file it
-// was read from, for Compare and Plot.
+// was read from, for the writers of several reports: a comparison, a
+// plot.
 type Run struct {
 	Name   string
 	Report *Report

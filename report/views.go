@@ -5,11 +5,6 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// GfortranProfile is the profile whose write sizes are defined as element
-// counts (the libgfortran buffer experiment of GCC PR 91030), so tables
-// show each size in elements as well as bytes.
-const GfortranProfile = "gfortran-pr91030"
-
 // KneeFor is the knee of one direction: ReadKnee for reads when the
 // sweep measured both, else Knee.
 func (r *Report) KneeFor(mode iobench.Mode) knee.Estimate {

@@ -15,11 +15,15 @@ type Reporter func(w io.Writer, r *report.Report) error
 // plot.
 type RunsReporter func(w io.Writer, runs []report.Run) error
 
+// RuntimeReporter writes a runtime report in one format.
+type RuntimeReporter func(w io.Writer, r *report.RuntimeReport) error
+
 // Format is one output format of one command. Report is set for the
 // commands that render one report (sweep, analyze, info), Runs for
-// compare, Runtime for runtime. Plot's formats have neither: package report/plot writes them,
-// and report must not import it (it links gonum); they are listed here
-// so that every command's names, help and checks come from one table.
+// compare, Runtime for runtime, App for app. Plot's formats have none:
+// package report/plot writes them, and render must not import it (it
+// links gonum); they are listed here so that every command's names, help
+// and checks come from one table.
 type Format struct {
 	Command report.Command
 	Name    string

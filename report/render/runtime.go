@@ -20,9 +20,6 @@ import (
 	"github.com/iobench/iobench/runtimes"
 )
 
-// RuntimeReporter writes a runtime report in one format.
-type RuntimeReporter func(w io.Writer, r *report.RuntimeReport) error
-
 // runtimeName is the library a runtime's figures are of.
 func runtimeName(rt runtimes.Runtime) string {
 	if rt == runtimes.Gfortran {
