@@ -5,7 +5,7 @@
 # Usage: scripts/convert-overhead.sh [DISK_DIR] [SIZE] [REPS]
 #   DISK_DIR  a directory on a disk file system (default: a temp dir under $HOME)
 #   SIZE      bytes per run (default 512MiB); REPS pairs per case (default 5)
-# Targets (issue 3): big-endian >= 75% of native on tmpfs, >= 95% on disk with --fsync.
+# Targets: big-endian >= 75% of native on tmpfs, >= 95% on disk with --fsync.
 set -euo pipefail
 disk=${1:-}
 size=${2:-512MiB}

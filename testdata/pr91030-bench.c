@@ -4,7 +4,7 @@
  * comment 20. iobench reproduces what it measures; keep it here as the
  * reference to compare against, not as code to copy.
  *
- * Known defects that iobench must not inherit (README.md, "How iobench differs from the reference program"):
+ * Known defects that iobench must not inherit (docs/method.md, "How iobench differs from the reference program"):
  *  - blocksize counts doubles, not bytes: "bs = 1024" writes 8 KiB per call;
  *  - the last write passes blocksize*8 bytes even when fewer are left, so it
  *    reads past the end of the array and writes more than N doubles;
@@ -34,7 +34,9 @@ double walltime (void)
 }
 
 #define NAME "out.dat"
+#ifndef N /* -DN=... for a quick run; the PR's program has N fixed */
 #define N 250000000
+#endif
 
 int main()
 {
