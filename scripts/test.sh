@@ -14,6 +14,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   command -v gcc >/dev/null || need+=(gcc)
   command -v gfortran >/dev/null || need+=(gfortran)
   command -v strace >/dev/null || need+=(strace)
+  command -v jq >/dev/null || need+=(jq)
   if [ ${#need[@]} -gt 0 ]; then
     echo "== installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive

@@ -97,16 +97,18 @@ func joinContinued(lines []string) []string {
 }
 
 // The rules that make an example small: every data size becomes
-// exampleSize, a sweep or runtime check that does not choose them gets
+// exampleSize and every largest write exampleMax, a sweep or runtime check that does not choose them gets
 // exampleFlags, the reference program writes referenceN doubles, and go
 // test runs each benchmark once and fuzzes briefly.
 const (
 	exampleSize = "8MiB"
+	exampleMax  = "1MiB"
 	referenceN  = "1048576"
 )
 
 var (
 	sizeFlag  = regexp.MustCompile(`--size[ =]\S+`)
+	maxFlag   = regexp.MustCompile(`--max[ =]\S+`)
 	iobenchAt = regexp.MustCompile(`((?:^|[\s;&|(])(?:\S*/)?iobench(?:-mpi)?)(\s+(?:sweep|runtime\s+\w+))?(\s+-)`)
 	countFlag = regexp.MustCompile(`\s-count[ =]\d+`)
 	benchTime = regexp.MustCompile(`\s-benchtime[ =]\S+`)
@@ -117,7 +119,7 @@ var (
 // that does not set the flag, nor the one that stands in for it.
 var exampleFlags = []struct{ kind, flag, value, unless string }{
 	{"", "--size", exampleSize, "--count"},
-	{"", "--max", "1MiB", "--sizes"},
+	{"", "--max", exampleMax, "--sizes"},
 	{"", "--repeat", "1", "--time-budget"},
 	{"runtime", "--size", exampleSize, "--count"},
 	{"runtime", "--repeat", "1", "--time-budget"},
@@ -125,6 +127,7 @@ var exampleFlags = []struct{ kind, flag, value, unless string }{
 
 func small(line string) string {
 	line = sizeFlag.ReplaceAllString(line, "--size "+exampleSize)
+	line = maxFlag.ReplaceAllString(line, "--max "+exampleMax)
 	if strings.Contains(line, "pr91030-bench.c") {
 		line = strings.Replace(line, "gcc ", "gcc -DN="+referenceN+" ", 1)
 	}

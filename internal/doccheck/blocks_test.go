@@ -30,7 +30,7 @@ func TestBlocksAndMarkers(t *testing.T) {
 func TestExamplesRunSmall(t *testing.T) {
 	for in, want := range map[string]string{
 		"iobench sweep --dir x --jobs 4":                                        "iobench sweep --size 8MiB --max 1MiB --repeat 1 --dir x --jobs 4",
-		"mkdir -p x && iobench sweep --dir x --size 1GiB --max 4MiB --repeat 3": "mkdir -p x && iobench sweep --dir x --size 8MiB --max 4MiB --repeat 3",
+		"mkdir -p x && iobench sweep --dir x --size 1GiB --max 4MiB --repeat 3": "mkdir -p x && iobench sweep --dir x --size 8MiB --max 1MiB --repeat 3",
 		"bin/iobench --dir x --sizes 4K,1M":                                     "bin/iobench --size 8MiB --repeat 1 --dir x --sizes 4K,1M",
 		"iobench runtime gfortran --dir rt --seed 1":                            "iobench runtime gfortran --size 8MiB --repeat 1 --dir rt --seed 1",
 		"iobench sweep --dir x --repeat auto --time-budget 1m":                  "iobench sweep --size 8MiB --max 1MiB --dir x --repeat auto --time-budget 1m",
@@ -50,7 +50,7 @@ func TestExamplesRunSmall(t *testing.T) {
 
 func TestExampleCommandsSpanningLinesAreOneCommand(t *testing.T) {
 	b := block{lines: []string{"# example", "iobench sweep --dir d \\", "    --size 256MiB --max 16MiB", "ls"}}
-	want := "# example\niobench sweep --repeat 1 --dir d  --size 8MiB --max 16MiB\nls\n"
+	want := "# example\niobench sweep --repeat 1 --dir d  --size 8MiB --max 1MiB\nls\n"
 	if got := b.script(); got != want {
 		t.Errorf("script:\n%q\nwant\n%q", got, want)
 	}
