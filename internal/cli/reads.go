@@ -80,33 +80,13 @@ func readSync(c *cli.Context, cfg *iobench.Config) error {
 	return nil
 }
 
-func readWarmup(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Warmup = c.Bool("warmup")
-	return nil
-}
-
 func readSource(c *cli.Context, cfg *iobench.Config) error {
 	cfg.Source = iobench.SourceKind(c.String("source"))
 	return nil
 }
 
-func readForce(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Force = c.Bool("force")
-	return nil
-}
-
 func readStride(c *cli.Context, cfg *iobench.Config) error {
 	cfg.Stride = c.Int("stride")
-	return nil
-}
-
-func readVerify(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Verify = c.Bool("verify")
-	return nil
-}
-
-func readKeep(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Keep = c.Bool("keep")
 	return nil
 }
 
@@ -180,23 +160,15 @@ func readOpenSync(c *cli.Context, cfg *iobench.Config) error {
 	return notEmpty(c, "open-sync")
 }
 
-func readPreallocate(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Preallocate = c.Bool("preallocate")
-	return perRankOnly(c, "preallocate")
-}
-
-func readOverwrite(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Overwrite = c.Bool("overwrite")
-	return perRankOnly(c, "overwrite")
-}
-
 // perRankOnly refuses flag with --shared-file: it needs a file of each
 // rank's own.
-func perRankOnly(c *cli.Context, flag string) error {
-	if c.Bool(flag) && c.Bool("shared-file") {
-		return fmt.Errorf("--%s: applies to a file per rank; it is not available with --shared-file", flag)
+func perRankOnly(flag string) func(c *cli.Context, cfg *iobench.Config) error {
+	return func(c *cli.Context, _ *iobench.Config) error {
+		if c.Bool(flag) && c.Bool("shared-file") {
+			return fmt.Errorf("--%s: applies to a file per rank; it is not available with --shared-file", flag)
+		}
+		return nil
 	}
-	return nil
 }
 
 // readLatency reads --latency and --latency-all, which implies it.

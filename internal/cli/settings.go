@@ -34,6 +34,10 @@ type setting struct {
 	read     func(c *cli.Context, cfg *iobench.Config) error
 	readWith string
 	cmd      bool
+	// into is the Config field a switch's value goes to, read before
+	// read (which then only checks it), so a new switch needs no
+	// function of its own.
+	into func(cfg *iobench.Config) *bool
 	// example is a value other than the default, for the table's tests.
 	example string
 	// runtimeDefault is the default's text under `iobench runtime` where
@@ -80,19 +84,19 @@ func sweepSettings() []setting {
 			category: catData, sets: sets(iobench.SetMode), plan: true, reported: true, read: readMode, example: "both"},
 		{flag: directFlag(), category: catData, sets: sets(iobench.SetDirect, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "true"},
 		{flag: &cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"},
-			category: catData, sets: sets(iobench.SetVerify), plan: true, reported: true, read: readVerify, example: "true"},
+			category: catData, sets: sets(iobench.SetVerify), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Verify }, example: "true"},
 		{flag: &cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"},
-			category: catData, sets: sets(iobench.SetKeep), read: readKeep, example: "true"},
+			category: catData, sets: sets(iobench.SetKeep), into: func(c *iobench.Config) *bool { return &c.Keep }, example: "true"},
 		{flag: &cli.BoolFlag{Name: "force", Usage: "skip the free-space check"},
-			category: catData, sets: sets(iobench.SetForce), read: readForce, example: "true"},
+			category: catData, sets: sets(iobench.SetForce), into: func(c *iobench.Config) *bool { return &c.Force }, example: "true"},
 		{flag: &cli.StringFlag{Name: "profile", Value: "auto", Usage: "sweep preset: " + strings.Join(profile.Names(), ", ") + " (iobench profiles lists them)"},
 			category: catData, sets: sets(iobench.SetProfile), cmd: true, example: "generic"},
 		{flag: &cli.StringFlag{Name: "data", Value: "ramp", Usage: "what the data holds: ramp (element i = i, as the reference program), random (incompressible, from --seed), zero"},
 			category: catData, sets: sets(iobench.SetData), plan: true, reported: true, read: readData, example: "random"},
 		{flag: &cli.BoolFlag{Name: "preallocate", Usage: "fallocate each data file to its full size before its run, untimed"},
-			category: catData, sets: sets(iobench.SetPreallocate), plan: true, reported: true, read: readPreallocate, example: "true"},
+			category: catData, sets: sets(iobench.SetPreallocate), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Preallocate }, read: perRankOnly("preallocate"), example: "true"},
 		{flag: &cli.BoolFlag{Name: "overwrite", Usage: "write every run into one file iobench creates and writes in full first, instead of a new file per run"},
-			category: catData, sets: sets(iobench.SetOverwrite), plan: true, reported: true, read: readOverwrite, example: "true"},
+			category: catData, sets: sets(iobench.SetOverwrite), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Overwrite }, read: perRankOnly("overwrite"), example: "true"},
 
 		{flag: &cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"},
 			category: catSizes, sets: sets(iobench.SetMinSize), plan: true, reported: true, read: readSizes, example: "4KiB"},
@@ -115,7 +119,7 @@ func sweepSettings() []setting {
 		{flag: &cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"},
 			category: catTiming, sets: sets(iobench.SetSync), reported: true, read: readSync, example: "none"},
 		{flag: &cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"},
-			category: catTiming, sets: sets(iobench.SetWarmup), plan: true, reported: true, read: readWarmup, example: "false"},
+			category: catTiming, sets: sets(iobench.SetWarmup), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Warmup }, example: "false"},
 		{flag: &cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"},
 			category: catTiming, sets: sets(iobench.SetDrop), plan: true, reported: true, read: readDropCaches, example: "true"},
 		{flag: &cli.StringFlag{Name: "time-limit", Usage: "stop each run's calls after this time (stonewalling), e.g. 30s; MiB/s is the data moved over the time", DefaultText: "none: every run writes all the data"},
@@ -199,7 +203,13 @@ func settingNamed(name string) setting {
 // reads all.
 func readSettings(c *cli.Context, cfg *iobench.Config, names ...string) error {
 	for _, s := range sweepSettings() {
-		if s.read == nil || (len(names) > 0 && !slices.Contains(names, s.name())) {
+		if len(names) > 0 && !slices.Contains(names, s.name()) {
+			continue
+		}
+		if s.into != nil {
+			*s.into(cfg) = c.Bool(s.name())
+		}
+		if s.read == nil {
 			continue
 		}
 		if err := s.read(c, cfg); err != nil {

@@ -15,7 +15,8 @@ import (
 	"github.com/iobench/iobench/report"
 )
 
-// Every entry is read: by its own read, by the entry its readWith names
+// Every entry is read: into its Config field (a switch, perhaps with a
+// read that checks it), by its own read, by the entry its readWith names
 // (which must read), or by the command (cmd). Names are unique.
 func TestEverySettingIsRead(t *testing.T) {
 	byName := map[string]setting{}
@@ -27,13 +28,16 @@ func TestEverySettingIsRead(t *testing.T) {
 	}
 	for _, s := range sweepSettings() {
 		ways := 0
-		for _, b := range []bool{s.read != nil, s.readWith != "", s.cmd} {
+		for _, b := range []bool{s.read != nil || s.into != nil, s.readWith != "", s.cmd} {
 			if b {
 				ways++
 			}
 		}
 		if ways != 1 {
-			t.Errorf("--%s: give exactly one of read, readWith and cmd (it has %d)", s.name(), ways)
+			t.Errorf("--%s: give exactly one of read (or into), readWith and cmd (it has %d)", s.name(), ways)
+		}
+		if _, isSwitch := s.flag.(*cli.BoolFlag); s.into != nil && !isSwitch {
+			t.Errorf("--%s: into is for switches (BoolFlag)", s.name())
 		}
 		if w, ok := byName[s.readWith]; s.readWith != "" && (!ok || w.read == nil) {
 			t.Errorf("--%s: readWith %q is not an entry with a read", s.name(), s.readWith)
