@@ -6,14 +6,17 @@ import (
 )
 
 // stallFile is a File whose write number stall (from 1) takes pause; the
-// others return at once.
+// others return at once. It notes whether lat timed the stalled call.
 type stallFile struct {
 	calls, stall int
 	pause        time.Duration
+	lat          *latencyRecorder
+	stallTimed   bool
 }
 
 func (f *stallFile) Write(p []byte) (int, error) {
 	if f.calls++; f.calls == f.stall {
+		f.stallTimed = f.lat.untimed == 0 // a call left out of the sample counts as untimed
 		time.Sleep(f.pause)
 	}
 	return len(p), nil
@@ -23,12 +26,13 @@ func (f *stallFile) Fsync() error               { return nil }
 func (f *stallFile) Close() error               { return nil }
 
 // stalledRun makes calls writes through a recorder whose clock is so
-// dear that it times few of them, with one write pausing; its histogram.
-func stalledRun(t *testing.T, calls, stall int, all bool) *Latency {
+// dear that it times few of them, with one write pausing; its histogram,
+// and whether the sample timed the stalled call.
+func stalledRun(t *testing.T, calls, stall int, all bool) (*Latency, bool) {
 	t.Helper()
 	const pause = 20 * time.Millisecond
 	l := newLatencyRecorder(1<<30, 1, all)
-	f := &stallFile{stall: stall, pause: pause}
+	f := &stallFile{stall: stall, pause: pause, lat: l}
 	var s Sample
 	for range calls {
 		if err := writeTimed(f, make([]byte, 8), &s, l); err != nil {
@@ -41,22 +45,22 @@ func stalledRun(t *testing.T, calls, stall int, all bool) *Latency {
 		t.Errorf("%d calls, write %d paused %v: calls %d, max %d ns, bound %d ns; want the bound to cover the pause",
 			calls, stall, pause, h.Calls, h.MaxNs, h.MaxBoundNs)
 	}
-	return h
+	return h, f.stallTimed
 }
 
 func TestLatencyBoundCoversAStallTheSampleMissed(t *testing.T) {
 	for _, stall := range []int{100, 1000} { // inside the run, and the run's last call
-		h := stalledRun(t, 1000, stall, false)
-		if h.Timed >= h.Calls/10 || h.MaxNs >= int64(20*time.Millisecond) {
-			t.Errorf("stall at call %d: timed %d of %d, max %d ns: the sample should have missed the stall (the test checks the bound)",
-				stall, h.Timed, h.Calls, h.MaxNs)
+		h, timed := stalledRun(t, 1000, stall, false)
+		if h.Timed >= h.Calls/10 || timed {
+			t.Errorf("stall at call %d: timed %d of %d, the stall among them: %v; the sample should have missed the stall (the test checks the bound)",
+				stall, h.Timed, h.Calls, timed)
 		}
 	}
 }
 
 func TestLatencyAllTimesEveryCall(t *testing.T) {
-	h := stalledRun(t, 300, 150, true)
-	if h.Timed != h.Calls || h.MaxNs < int64(20*time.Millisecond) || h.MaxBoundNs != h.MaxNs {
+	h, timed := stalledRun(t, 300, 150, true)
+	if !timed || h.Timed != h.Calls || h.MaxNs < int64(20*time.Millisecond) || h.MaxBoundNs != h.MaxNs {
 		t.Errorf("every call: timed %d of %d, max %d ns, bound %d ns; want all timed, the stall the max and the bound", h.Timed, h.Calls, h.MaxNs, h.MaxBoundNs)
 	}
 }

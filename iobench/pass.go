@@ -14,6 +14,7 @@ type pass struct {
 	data    *variantData           // its source, packer and conversion buffer
 	scratch func() ([]byte, error) // where reads land (variantSet.readScratch)
 	limit   time.Duration          // no further call once it passed; 0: none
+	timer   startTimer             // arms limit
 	cut     atomic.Bool            // limit has passed
 	lat     *latencyRecorder       // times a sample of the calls; nil: none
 	stop    *atomic.Bool           // the sweep is interrupted
@@ -65,7 +66,17 @@ func (p *pass) startLimit() (stop func()) {
 	if p.limit <= 0 {
 		return func() {}
 	}
-	t := time.AfterFunc(p.limit, func() { p.cut.Store(true) })
+	return p.timer(p.limit, func() { p.cut.Store(true) })
+}
+
+// startTimer calls f once d has passed, unless stop ran first. Tests
+// give the writer one they fire themselves, so that what a time limit
+// does is tested whatever the machine's speed.
+type startTimer func(d time.Duration, f func()) (stop func())
+
+// clockTimer is the startTimer of the monotonic clock.
+func clockTimer(d time.Duration, f func()) (stop func()) {
+	t := time.AfterFunc(d, f)
 	return func() { t.Stop() }
 }
 

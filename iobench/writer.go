@@ -29,12 +29,13 @@ type writer struct {
 
 	overwrite string           // with Config.Overwrite: the one file every write run writes into
 	lat       *latencyRecorder // with Config.Latency; reset for each run
+	timer     startTimer       // arms each pass's time limit
 }
 
 // newWriter is a writer of the plan cfg on fs; shared is nil for a file
 // of its own, prefix "" for a unique one.
 func newWriter(cfg Config, fs FS, shared *Shared, prefix string) *writer {
-	w := &writer{cfg: cfg, fs: openSyncFS(cfg.OpenSync, fs), shared: shared, prefix: prefix}
+	w := &writer{cfg: cfg, fs: openSyncFS(cfg.OpenSync, fs), shared: shared, prefix: prefix, timer: clockTimer}
 	w.files = newFileTable(w.fs, &w.phase)
 	return w
 }
@@ -342,7 +343,7 @@ func (w *writer) verifyRun(name string, s Sample) error {
 
 // timed is one timed pass (pass.time) with the current variant's data.
 func (w *writer) timed(run Run, limit time.Duration, open func() (File, error), move func(*pass, File, *Sample) error) (Sample, error) {
-	p := &pass{cfg: w.cfg, data: w.data.cur, scratch: w.data.readScratch, limit: limit, stop: &w.stop, moved: &w.moved, phase: &w.phase}
+	p := &pass{cfg: w.cfg, data: w.data.cur, scratch: w.data.readScratch, limit: limit, timer: w.timer, stop: &w.stop, moved: &w.moved, phase: &w.phase}
 	if w.lat != nil {
 		w.lat.reset(uint64(run.Seq)*randomGamma + uint64(run.WriteSize))
 		p.lat = w.lat
