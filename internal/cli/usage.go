@@ -2,7 +2,8 @@ package cli
 
 // The words a user types before anything runs: help, and the slips
 // caught before urfave/cli reads the line (a mistyped command or flag, a
-// switch given a value after a space, a flag given twice).
+// switch given a value after a space, a number with a leading zero, a
+// flag given twice).
 
 import (
 	"fmt"
@@ -218,18 +219,71 @@ func checkWords(app *cli.App, args []string) error {
 	if len(args) < 2 {
 		return nil
 	}
-	commands, flags, rest := app.Commands, app.Flags, args[1:]
-	if !strings.HasPrefix(args[1], "-") {
-		cmd := commandNamed(commands, args[1])
-		if cmd == nil && args[1] != "help" && args[1] != "h" {
-			names := commandNames(commands)
-			return usagef("%q is not a command%s (commands: %s; see iobench --help)", args[1], suggestion(args[1], names), strings.Join(names, ", "))
+	if cmd := commandNamed(app.Commands, args[1]); cmd == nil && !strings.HasPrefix(args[1], "-") && args[1] != "help" && args[1] != "h" {
+		names := commandNames(app.Commands)
+		return usagef("%q is not a command%s (commands: %s; see iobench --help)", args[1], suggestion(args[1], names), strings.Join(names, ", "))
+	}
+	flags, rest := flagsOf(app, args)
+	if err := switchWithValue(flags, rest); err != nil {
+		return err
+	}
+	return decimalOnly(flags, rest)
+}
+
+// flagsOf are the flags of the command args run (runtime gfortran: the
+// runtime's), and the arguments after its name.
+func flagsOf(app *cli.App, args []string) ([]cli.Flag, []string) {
+	flags, commands, rest := app.Flags, app.Commands, args[1:]
+	for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		cmd := commandNamed(commands, rest[0])
+		if cmd == nil {
+			break // a file name
 		}
-		if cmd != nil {
-			flags, rest = cmd.Flags, args[2:]
+		flags, commands, rest = cmd.Flags, cmd.Subcommands, rest[1:]
+	}
+	return flags, rest
+}
+
+// wholeNumberFlags take a whole number though their type is a string.
+var wholeNumberFlags = []string{"repeat"}
+
+// decimalOnly refuses a whole number written with a leading zero or a
+// base prefix: the flag package would read --stride 017 as octal (15)
+// where --repeat 017 reads 17, so neither is taken.
+func decimalOnly(flags []cli.Flag, args []string) error {
+	for i, a := range args {
+		if a == "--" {
+			return nil
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == a || !takesWholeNumber(flags, name) {
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				continue
+			}
+			value = args[i+1]
+		}
+		if digits := strings.TrimLeft(value, "+-"); len(digits) > 1 && digits[0] == '0' {
+			return usagef("--%s: %q: write the number in decimal, without a leading zero or a base prefix", name, value)
 		}
 	}
-	return switchWithValue(flags, rest)
+	return nil
+}
+
+func takesWholeNumber(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			return true
+		}
+		return slices.Contains(wholeNumberFlags, name)
+	}
+	return false
 }
 
 // switchWithValue finds a switch written with its value after a space.
@@ -257,17 +311,7 @@ func switchWithValue(flags []cli.Flag, args []string) error {
 // something other than one of the values the user typed. Slice flags
 // (--hint) are repeatable by design.
 func repeatedFlag(app *cli.App, args []string) error {
-	flags, rest := app.Flags, args[1:]
-	commands := app.Commands
-	// Walk down the subcommands (`runtime gfortran`) to the one whose
-	// flags apply.
-	for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
-		cmd := commandNamed(commands, rest[0])
-		if cmd == nil {
-			break // a file name, or an unknown command urfave/cli names
-		}
-		flags, commands, rest = cmd.Flags, cmd.Subcommands, rest[1:]
-	}
+	flags, rest := flagsOf(app, args)
 	canonical, takesValue := map[string]string{}, map[string]bool{}
 	for _, f := range flags {
 		if _, repeatable := f.(*cli.StringSliceFlag); repeatable {

@@ -42,6 +42,12 @@ func TestSlipsGetOneLineWithTheFix(t *testing.T) {
 		{[]string{"runtime", "--dir", "d"}, []string{"--dir: name the runtime first: iobench runtime gfortran --dir ... (one of: gfortran, stdio)"}},
 		{[]string{"--direct", "true", "--dir", "d"}, []string{`--direct: a switch takes its value after "=": write --direct=true`}},
 		{[]string{"sweep", "--dir", "d", "--keep", "false"}, []string{`--keep: a switch takes its value after "=": write --keep=false`}},
+		{[]string{"sweep", "--dir", "d", "--stride", "017"}, []string{`--stride: "017": write the number in decimal`}},
+		{[]string{"sweep", "--dir", "d", "--jobs=010"}, []string{`--jobs: "010": write the number in decimal`}},
+		{[]string{"--dir", "d", "--seed", "010"}, []string{`--seed: "010": write the number in decimal`}},
+		{[]string{"sweep", "--dir", "d", "--stride", "0x10"}, []string{`--stride: "0x10": write the number in decimal`}},
+		{[]string{"sweep", "--dir", "d", "--repeat", "010"}, []string{`--repeat: "010": write the number in decimal`}},
+		{[]string{"runtime", "stdio", "--dir", "d", "--seed", "07"}, []string{`--seed: "07": write the number in decimal`}},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		line := strings.TrimSpace(errOut)
@@ -73,6 +79,16 @@ func TestSuggestionIsATypoNotAnotherWord(t *testing.T) {
 	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"dir", "dri", 2}, {"same", "same", 0}} {
 		if got := levenshtein(tc.a, tc.b); got != tc.d {
 			t.Errorf("levenshtein(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+}
+
+// A plain zero and numbers without a leading zero stay valid.
+func TestDecimalNumbersPass(t *testing.T) {
+	flags := sweepFlags()
+	for _, args := range [][]string{{"--stride", "0"}, {"--seed", "0"}, {"--stride", "17"}, {"--repeat", "auto"}, {"--count=250000000"}, {"--size", "0512MiB"}} {
+		if err := decimalOnly(flags, args); err != nil {
+			t.Errorf("%v: %v", args, err)
 		}
 	}
 }
