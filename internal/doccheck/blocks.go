@@ -15,7 +15,7 @@ type block struct {
 
 // fence opens a block of shell commands; other languages (text, console
 // output) are not commands.
-var fence = regexp.MustCompile("^```(sh|bash|shell)\\s*$")
+var fence = regexp.MustCompile("^\\s*```(sh|bash|shell)\\s*$")
 
 // blocksOf are the shell blocks of a Markdown document, in order.
 func blocksOf(doc, text string) []block {
@@ -30,7 +30,7 @@ func blocksOf(doc, text string) []block {
 		switch {
 		case cur == nil && fence.MatchString(l):
 			cur = &block{doc: doc, line: i + 1, hidden: hidden}
-		case cur != nil && strings.HasPrefix(l, "```"):
+		case cur != nil && strings.HasPrefix(strings.TrimSpace(l), "```"):
 			out = append(out, *cur)
 			cur = nil
 		case cur != nil:

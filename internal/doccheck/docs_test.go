@@ -114,7 +114,7 @@ func available(need string) bool {
 	switch need {
 	case "root":
 		return os.Geteuid() == 0
-	case "gfortran", "ior", "man", "jq", "srun":
+	case "gfortran", "ior", "man", "jq", "strace":
 		return onPath(need)
 	case "slurm":
 		return onPath("srun")
@@ -123,15 +123,30 @@ func available(need string) bool {
 	case "gpfs", "lustre":
 		return mounted(need)
 	case "cgroup-v1":
-		_, err := os.Stat("/sys/fs/cgroup/blkio")
-		return err == nil
+		return exists("/sys/fs/cgroup/blkio")
 	case "time":
-		_, err := os.Stat("/usr/bin/time")
-		return err == nil
+		return exists("/usr/bin/time")
+	case "shared":
+		return exists(sharedDir())
 	case "quiet":
 		return false // timing ratios with targets: they hold on a quiet machine, not beside other tests
 	}
 	panic("unknown need " + need + ": add it to available")
+}
+
+// sharedDir holds the data the project's tests borrow (Darshan logs),
+// $IOBENCH_SHARED or the folder beside the repository; it is not part of
+// the repository.
+func sharedDir() string {
+	if s := os.Getenv("IOBENCH_SHARED"); s != "" {
+		return s
+	}
+	return moduleRoot + "/../shared"
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func onPath(name string) bool {
@@ -168,7 +183,13 @@ func buildIobench(t *testing.T) string {
 // ignored) into a temporary directory, where a document's commands may
 // build, write and remove as a reader's clone would let them.
 func copyRepository(t *testing.T) string {
-	dst := t.TempDir()
+	dst := filepath.Join(t.TempDir(), "iobench")
+	if shared, err := filepath.Abs(sharedDir()); err == nil && exists(shared) {
+		// A reader's clone sits beside ../shared as this one does.
+		if err := os.Symlink(shared, filepath.Join(filepath.Dir(dst), "shared")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	files, err := repositoryFiles()
 	if err != nil {
 		t.Fatal(err)
