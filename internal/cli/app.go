@@ -260,15 +260,29 @@ func fortranExe(inputs []workload.Input) bool {
 		if exe == "" {
 			continue
 		}
-		f, err := elf.Open(exe)
-		if err != nil {
-			continue
-		}
-		libs, _ := f.ImportedLibraries()
-		f.Close()
-		if slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libgfortran") }) {
+		if linksLibgfortran(exe) {
 			return true
 		}
 	}
 	return false
+}
+
+// linksLibgfortran says whether the program at path, an ELF file here,
+// links libgfortran. The path comes from a log, so the open never waits
+// (a FIFO there would hang it) and only a regular file is read.
+func linksLibgfortran(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	ef, err := elf.NewFile(f)
+	if err != nil {
+		return false
+	}
+	libs, _ := ef.ImportedLibraries()
+	return slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libgfortran") })
 }

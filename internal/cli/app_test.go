@@ -7,7 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/iobench/iobench/internal/testwait"
 )
 
 // sharedDarshanLogs is the Darshan logs of ../shared (IOBENCH_SHARED
@@ -235,4 +238,37 @@ func TestAppStraceOfARealProgram(t *testing.T) {
 		}
 	}
 	t.Errorf("no file %s in the trace's report:\n%s", data, out)
+}
+
+// The program a log names is looked at only where it is a regular ELF
+// file here: a FIFO under that name must not hang the command.
+func TestProgramNamedByALogIsReadOnlyIfARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "prog")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	go func() { done <- linksLibgfortran(fifo) }()
+	if testwait.Recv(t, "the look at a FIFO named by a log", done) {
+		t.Error("a FIFO was taken for a Fortran program")
+	}
+	for _, p := range []string{dir, filepath.Join(dir, "missing"), "/dev/zero", "/proc/self/exe"} {
+		if linksLibgfortran(p) {
+			t.Errorf("%s: taken for a Fortran program", p)
+		}
+	}
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("no gfortran to build a Fortran program with")
+	}
+	src, exe := filepath.Join(dir, "p.f90"), filepath.Join(dir, "p")
+	if err := os.WriteFile(src, []byte("program p\nprint *, 1\nend program p\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gfortran", "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	if !linksLibgfortran(exe) {
+		t.Error("a gfortran program was not recognised")
+	}
 }
