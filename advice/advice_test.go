@@ -121,7 +121,7 @@ func TestRecommend(t *testing.T) {
 			want: verdicts{BufferSize: 16 * mib, Basis: advice.BasisKnee, Shape: knee.ShapePlateau,
 				Unformatted: advice.VerdictUndecided, Formatted: advice.VerdictUndecided, UnformattedPct: 30, FormattedPc: 11},
 			summary: "Use writes of at least 16 MiB (16777216 bytes): from there the curve is within noise of 95% of the 990.0 MiB/s plateau. " +
-				"This knee is not established: one round cannot establish a knee, there is no run-to-run noise to judge by. " +
+				"This knee is not established (likely between 1 MiB and 64 MiB; 64 MiB is the safe choice): one round cannot establish a knee, there is no run-to-run noise to judge by. " +
 				"libgfortran's 128 KiB unformatted buffer measured 30% of the plateau, but 1 run cannot tell that from noise (U test p = 0.50): " +
 				"no change is advised until more rounds show it (5 or more); the 8 KiB formatted buffer measured 11%, too few runs to tell it from noise.",
 			blockSay: "knee 16 MiB matches f_bsize 16 MiB; st_blksize 4 MiB is below it",

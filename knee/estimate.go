@@ -28,6 +28,12 @@ type Runs struct {
 // as the runs can tell; in between they cannot tell. The knee is the
 // smallest size in the interval whose median reaches the band, or the
 // middle size of a three-size interval.
+//
+// When that interval does not establish the knee, it may only show that
+// the tests lacked the power to tell, so the reported one spans the sizes
+// that could still be the knee: up to the first size from which the curve
+// is surely in the band; with one round and no noise to test by, every
+// size not settled far below the plateau, up to the end of the band.
 type Estimate struct {
 	Result
 	// Established is true when the interval lies within one size step of
@@ -54,7 +60,8 @@ type Estimate struct {
 	// when established, unknown, or more than MaxProjectedRounds.
 	RoundsNeeded int `json:"rounds_needed,omitempty"`
 	// Deciding lists the sizes whose further runs would narrow the
-	// interval: the interval, the knee, and one size on either side.
+	// interval: the tested interval, the knee, and one size on either
+	// side.
 	Deciding []int64 `json:"deciding_write_sizes,omitempty"`
 	// Status says why the knee is or is not established: a Status* value.
 	Status string `json:"status"`
@@ -108,7 +115,7 @@ func EstimateKnee(runs []Runs, fraction float64) Estimate {
 		return est
 	case nz.df == 0:
 		est.Status = StatusOneRound
-		est.CILow, est.CIHigh = plain.WriteSize, plain.WriteSize
+		est.CILow, est.CIHigh = rs.unmeasuredInterval(plain)
 		return est
 	}
 	j := rs.judge(f, nz, rs.counts(), plain.PlateauMiBPerSec)
@@ -125,21 +132,54 @@ func EstimateKnee(runs []Runs, fraction float64) Estimate {
 	return est
 }
 
+// setInterval reports the tested interval when it establishes the knee.
+// Otherwise the tests may lack the power to tell a size below the band
+// from one in it, so the interval reaches up to where the curve is surely
+// in the band. Deciding stays the sizes the tests turn on.
 func (est *Estimate) setInterval(rs runSet, j judgement) {
-	est.CILow, est.CIHigh = rs.size[j.lo], rs.size[j.hi]
+	hi := j.hi
+	if !est.Established {
+		hi = max(hi, j.inBand)
+	}
+	est.CILow, est.CIHigh = rs.size[j.lo], rs.size[hi]
 	from, to := max(j.lo-1, 0), min(j.hi+1, len(rs.size)-1)
 	est.Deciding = slices.Clone(rs.size[from : to+1])
 	est.DecidingRuns = rs.minRuns(from, to)
 }
 
+// unmeasuredInterval is where the knee of a single round may be when
+// nothing measured the noise, so no test can rule a size out: from the
+// first size after the last two in a row that measured below settledBelow
+// of the plateau, to the end of the band.
+func (rs runSet) unmeasuredInterval(k Result) (lo, hi int64) {
+	far := func(i int) bool { return rs.med[i] < settledBelow*k.PlateauMiBPerSec }
+	first := 0
+	for i := 0; i+1 < rs.index(k.WriteSize); i++ {
+		if far(i) && far(i+1) {
+			first = i + 2
+		}
+	}
+	hi = rs.size[len(rs.size)-1]
+	if k.DeclinesAbove > 0 {
+		hi = k.DeclinesAbove
+	}
+	return rs.size[first], hi
+}
+
+// settledBelow is the share of the plateau under which two sizes in a row
+// cannot be the knee however noisy the runs: no noise of a file system
+// worth measuring turns half the plateau into the knee's share of it.
+const settledBelow = 0.5
+
 // judgement is the statistical reading of one curve, as indices: the
 // interval [lo, hi], the knee in it, the last size of the band (end), the
+// first size from which the curve is surely in the band (inBand), the
 // plateau (ln MiB/s), the shape and the status.
 type judgement struct {
-	lo, hi, knee, end int
-	plateau           float64
-	centered          bool
-	shape, status     string
+	lo, hi, knee, end, inBand int
+	plateau                   float64
+	centered                  bool
+	shape, status             string
 }
 
 // judge reads the curve with one-sided tests against the noise nz, as if
@@ -172,6 +212,7 @@ func (rs runSet) judge(fraction float64, nz noiseEstimate, n []int, p0 float64) 
 	if mid := j.lo + 1; j.hi-j.lo == 2 && j.knee != mid {
 		j.knee, j.centered = mid, true
 	}
+	j.inBand = t.reachedBand(j.lo, j.end)
 	j.shape = t.shape(j)
 	j.status = t.status(j, rs, n)
 	return j
@@ -200,6 +241,36 @@ func (t sizeTests) reachedFlat(end int) int {
 		}
 	}
 	return end
+}
+
+// reachedBand is the first index k in [from, end] at which the curve is
+// surely in the band: the sizes of a window ending at k, pooled, are
+// measurably above its lower edge. A curve that rises to its knee is at
+// k at least as high as their mean. end if none.
+func (t sizeTests) reachedBand(from, end int) int {
+	for k := from; k < end; k++ {
+		for j := max(from, k-poolSizes+1); j <= k; j++ {
+			if t.pooledAboveBand(j, k) {
+				return k
+			}
+		}
+	}
+	return end
+}
+
+// poolSizes is the most sizes reachedBand pools.
+const poolSizes = 4
+
+// pooledAboveBand: the mean log median of sizes [j, k] is measurably above
+// the band's lower edge.
+func (t sizeTests) pooledAboveBand(j, k int) bool {
+	var sum, ss float64
+	for i := j; i <= k; i++ {
+		sum += t.logMed[i]
+		ss += t.se[i] * t.se[i]
+	}
+	m := float64(k - j + 1)
+	return sum/m-t.band > t.crit*math.Hypot(math.Sqrt(ss)/m, t.seP)
 }
 
 // sizeTests holds what the one-sided tests need per size.

@@ -100,6 +100,9 @@ type truthOutcome struct {
 	established bool
 	export      bool    // an export line for the unformatted default
 	share       float64 // the true throughput at 128 KiB over the true plateau
+	found       bool
+	covered     bool // the interval holds the true knee
+	inside      bool // the interval holds the estimated knee
 }
 
 // runTruth draws n synthetic sweeps with a fixed seed: a random family,
@@ -123,6 +126,8 @@ func runTruth(n int, noises []float64, minRounds int) []truthOutcome {
 		out = append(out, truthOutcome{
 			tc: tc, off: abs(indexOf(est.WriteSize) - indexOf(truth.WriteSize)), established: est.Established,
 			export: rec.Gfortran.Export != "", share: tc.curve(advice.GfortranUnformattedDefault) / 1000,
+			found: est.Found, covered: est.CILow <= truth.WriteSize && truth.WriteSize <= est.CIHigh,
+			inside: est.CILow <= est.WriteSize && est.WriteSize <= est.CIHigh,
 		})
 	}
 	return out
@@ -172,6 +177,10 @@ func TestTruth(t *testing.T) {
 			func(o truthOutcome) bool { return !o.export }, 10, true},
 		{"noise 3% or less, 3+ rounds: established within one step", quiet,
 			always, func(o truthOutcome) bool { return o.established && o.off <= 1 }, 95, false},
+		{"knee not established: its interval misses the true knee", append(slices.Clone(all), quiet...),
+			func(o truthOutcome) bool { return o.found && !o.established }, func(o truthOutcome) bool { return !o.covered }, 100 * (1 - knee.IntervalConfidence), true},
+		{"a knee outside its own interval", append(slices.Clone(all), quiet...),
+			func(o truthOutcome) bool { return o.found }, func(o truthOutcome) bool { return !o.inside }, 0, true},
 		{"one or two rounds never establish", all,
 			func(o truthOutcome) bool { return o.tc.rounds < knee.MinEstablishRuns }, func(o truthOutcome) bool { return o.established }, 0, true},
 	}
@@ -196,5 +205,23 @@ func TestTruth(t *testing.T) {
 		case pct > 10:
 			t.Errorf("%s: %.1f%% of %d established knees more than one step off, target at most 10%%", fam, pct, n)
 		}
+	}
+}
+
+// TestOneRoundIntervalSpansTheDoubt: one run per size, too few on the
+// plateau to read the noise from, so no test can rule a size out. The
+// reference program's run of analyze/testdata/pr91030-small.json gave
+// 4 MiB..4 MiB; the knee may be at any size from the first after the two
+// far below the plateau (8 and 16 KiB) to the end of the band (16 MiB).
+func TestOneRoundIntervalSpansTheDoubt(t *testing.T) {
+	mibs := []float64{974, 718, 2152, 1700, 2571, 2764, 2662, 2204, 245, 3441, 2629, 3372, 1266, 2654, 2670, 1924, 2777}
+	var runs []knee.Runs
+	for i, v := range mibs {
+		runs = append(runs, knee.Runs{Size: 8 * kib << i, MiBPerSec: []float64{v}})
+	}
+	est := knee.EstimateKnee(runs, knee.DefaultFraction)
+	got := [4]int64{est.CILow, est.WriteSize, est.CIHigh, est.DeclinesAbove}
+	if want := [4]int64{32 * kib, 4 * mib, 16 * mib, 16 * mib}; est.Established || est.Status != knee.StatusOneRound || got != want {
+		t.Errorf("low, knee, high, declines above = %v (%s, established %v), want %v, one_round", got, est.Status, est.Established, want)
 	}
 }
