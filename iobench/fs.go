@@ -153,25 +153,69 @@ func (o OSFS) OpenWrite(name string, id FileID, direct bool, offset int64) (File
 	return o.file(fd), nil
 }
 
-// openExisting opens name without following a symlink and checks, before
-// any byte moves, that it is the file id.
+// openExisting opens name, without following a symlink, once it is the
+// file id, and checks again on the descriptor against a swap in between.
+// O_NONBLOCK keeps a FIFO swapped in between the two checks from holding
+// the open until a writer comes (where no signal reaches it); it is
+// cleared once the file is known to be id.
 func (o OSFS) openExisting(name string, id FileID, flags int, direct bool) (int, error) {
-	fd, err := o.open(name, flags, direct)
-	if errors.Is(err, unix.ELOOP) {
-		return -1, &ReplacedError{Path: o.Path(name), Want: id, Now: "a symlink"}
-	}
-	if err != nil {
+	if err := o.check(name, id, "open"); err != nil {
 		return -1, err
 	}
-	got, err := fdID(fd)
-	if err == nil && (got != id || id == FileID{}) {
-		err = &ReplacedError{Path: o.Path(name), Want: id, Now: whatIs(got)}
+	fd, err := o.open(name, flags|unix.O_NONBLOCK, direct)
+	if errors.Is(err, unix.EWOULDBLOCK) && o.check(name, id, "open") == nil {
+		fd, err = o.open(name, flags, direct) // a lease: wait for its break
 	}
 	if err != nil {
+		return -1, o.openFailed(name, id, err)
+	}
+	if err := o.checkOpen(fd, name, id); err != nil {
 		unix.Close(fd)
 		return -1, err
 	}
 	return fd, nil
+}
+
+// openFailed is the error of a failed open of the file id: a
+// ReplacedError if name no longer leads to it, or led elsewhere during
+// the open (ENXIO: a FIFO with no reader, a socket or a device).
+func (o OSFS) openFailed(name string, id FileID, err error) error {
+	if cerr := o.check(name, id, "open"); errors.As(cerr, new(*ReplacedError)) {
+		return cerr
+	}
+	if errors.Is(err, unix.ENXIO) {
+		return &ReplacedError{Path: o.Path(name), Want: id, Now: "a FIFO, socket or device for a moment (ENXIO)"}
+	}
+	return err
+}
+
+// checkOpen fails unless fd is the file id, and clears O_NONBLOCK.
+func (o OSFS) checkOpen(fd int, name string, id FileID) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "fstat", Path: o.Path(name), Err: err}
+	}
+	if got := statID(&st); got != id || id == (FileID{}) {
+		return &ReplacedError{Path: o.Path(name), Want: id, Now: whatIsNow(&st)}
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		return &os.PathError{Op: "fcntl", Path: o.Path(name), Err: err}
+	}
+	return nil
+}
+
+// check fails unless name leads, without following a symlink, to the
+// regular file id; op names the call in other errors.
+func (o OSFS) check(name string, id FileID, op string) error {
+	path := o.Path(name)
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return &os.PathError{Op: op, Path: path, Err: err}
+	}
+	if got := statID(&st); got != id || id == (FileID{}) {
+		return &ReplacedError{Path: path, Want: id, Now: whatIsNow(&st)}
+	}
+	return nil
 }
 
 func (o OSFS) open(name string, flags int, direct bool) (int, error) {
@@ -216,6 +260,23 @@ func whatIs(got FileID) string {
 	return "another file (" + got.String() + ")"
 }
 
+// whatIsNow is whatIs told by the name's own stat, which names its kind.
+func whatIsNow(st *unix.Stat_t) string {
+	if kind, ok := fileKinds[uint32(st.Mode&unix.S_IFMT)]; ok {
+		return kind
+	}
+	return whatIs(statID(st))
+}
+
+var fileKinds = map[uint32]string{
+	unix.S_IFLNK:  "a symlink",
+	unix.S_IFIFO:  "a FIFO (named pipe)",
+	unix.S_IFDIR:  "a directory",
+	unix.S_IFCHR:  "a character device",
+	unix.S_IFBLK:  "a block device",
+	unix.S_IFSOCK: "a socket",
+}
+
 // statID is a file's identity; anything but a regular file gets none, so
 // a symlink or device given the freed inode number of a removed data
 // file never passes for it.
@@ -231,16 +292,11 @@ func statID(st *unix.Stat_t) FileID {
 // check and the unlink another process could still swap the name; what it
 // would lose is that name, in a directory iobench writes benchmark data to.
 func (o OSFS) Remove(name string, id FileID) error {
-	path := o.Path(name)
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil {
-		return &os.PathError{Op: "remove", Path: path, Err: err}
+	if err := o.check(name, id, "remove"); err != nil {
+		return err
 	}
-	if got := statID(&st); got != id || id == (FileID{}) {
-		return &ReplacedError{Path: path, Want: id, Now: whatIs(got)}
-	}
-	if err := unix.Unlink(path); err != nil {
-		return &os.PathError{Op: "remove", Path: path, Err: err}
+	if err := unix.Unlink(o.Path(name)); err != nil {
+		return &os.PathError{Op: "remove", Path: o.Path(name), Err: err}
 	}
 	return nil
 }
