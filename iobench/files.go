@@ -12,25 +12,27 @@ import (
 // fileTable is the data files one writer created and still holds, each
 // by the identity Create gave it, and those it could not remove. Only a
 // file in the table is ever removed, so a name another process reused is
-// never touched. A signal handler's goroutine removes or abandons the
-// files while the writer runs; mu is never held across a system call, so
-// a call hung in the kernel cannot keep a second Ctrl-C from listing them.
+// never touched. A file stays in the table until its removal returned, so
+// one whose unlink(2) hangs is still named. A signal handler's goroutine
+// removes or abandons the files while the writer runs; mu is never held
+// across a system call, so a call hung in the kernel cannot keep a second
+// Ctrl-C from listing them.
 type fileTable struct {
 	fs    FS
 	phase *livePhase // PhaseRemove while a removal is in the kernel
 
-	mu       sync.Mutex
-	files    map[string]FileID // created and not yet removed
-	left     []LeftFile        // could not be removed
-	creating sync.WaitGroup    // creates in the kernel, for abandon
-	removing sync.WaitGroup    // removals under way, for abandon
-	closed   bool              // removeAll ran: create nothing more
+	mu        sync.Mutex
+	files     map[string]FileID // created and not yet removed
+	unlinking map[string]bool   // files whose removal is under way
+	left      []LeftFile        // could not be removed
+	closed    bool              // removeAll ran: create nothing more
+	changed   chan struct{}     // closed and renewed when a file leaves files
 
 	kept string // the file --keep holds; the writer's goroutine only
 }
 
 func newFileTable(fs FS, phase *livePhase) *fileTable {
-	return &fileTable{fs: fs, phase: phase, files: map[string]FileID{}}
+	return &fileTable{fs: fs, phase: phase, files: map[string]FileID{}, unlinking: map[string]bool{}, changed: make(chan struct{})}
 }
 
 // create makes a new data file named base-<attempt>.dat, with the next
@@ -60,24 +62,22 @@ func (t *fileTable) createTracked(name string, direct bool) (File, error) {
 		return nil, ErrInterrupted
 	}
 	t.files[name] = inFlight
-	t.creating.Add(1)
-	defer t.creating.Done()
 	t.mu.Unlock()
 	f, id, err := t.fs.Create(name, direct)
 	t.mu.Lock()
 	closed := t.closed
 	switch {
 	case err != nil:
-		delete(t.files, name)
+		t.drop(name)
 	case closed: // removeAll ran while the create was in the kernel
-		delete(t.files, name)
+		t.files[name], t.unlinking[name] = id, true
 	default:
 		t.files[name] = id
 	}
 	t.mu.Unlock()
 	if err == nil && closed {
 		f.Close()
-		t.removeUntracked(name, id)
+		_ = t.unlink(name, id)
 		return nil, ErrInterrupted
 	}
 	return f, err
@@ -85,6 +85,17 @@ func (t *fileTable) createTracked(name string, direct bool) (File, error) {
 
 // inFlight marks a file whose create has not returned yet.
 var inFlight = FileID{}
+
+// drop takes name out of the table, with t.mu held.
+func (t *fileTable) drop(name string) {
+	if _, held := t.files[name]; !held {
+		return
+	}
+	delete(t.files, name)
+	delete(t.unlinking, name)
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
 
 // id is the identity Create gave a data file the table holds.
 func (t *fileTable) id(name string) FileID {
@@ -96,44 +107,67 @@ func (t *fileTable) id(name string) FileID {
 func (t *fileTable) forget(name string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	delete(t.files, name)
+	t.drop(name)
 }
 
 // remove deletes a data file, but only one the table holds.
 func (t *fileTable) remove(name string) error {
-	t.mu.Lock()
-	id, held := t.files[name]
-	if !held || id == inFlight {
-		t.mu.Unlock()
+	id, ok := t.claim(name)
+	if !ok {
 		return nil
 	}
-	delete(t.files, name)
-	t.removing.Add(1)
-	defer t.removing.Done()
-	t.mu.Unlock()
-	if err := t.removeUntracked(name, id); err != nil {
+	if err := t.unlink(name, id); err != nil {
 		return fmt.Errorf("removing data file: %w", describedError{err})
 	}
 	return nil
 }
 
-// removeUntracked removes one file no longer in the table and records it
-// as left behind when that fails; a file already gone is not a leftover.
-func (t *fileTable) removeUntracked(name string, id FileID) error {
+// claim marks a held file as being removed by the caller: not one whose
+// create or removal is under way.
+func (t *fileTable) claim(name string) (FileID, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, held := t.files[name]
+	if !held || id == inFlight || t.unlinking[name] {
+		return FileID{}, false
+	}
+	t.unlinking[name] = true
+	return id, true
+}
+
+// unlink removes a claimed file, then takes it out of the table, as left
+// behind when the removal failed; a file already gone is not left behind.
+func (t *fileTable) unlink(name string, id FileID) error {
 	t.phase.set(PhaseRemove)
-	defer t.phase.set(PhaseIdle)
 	err := t.fs.Remove(name, id)
-	if err == nil || errors.Is(err, os.ErrNotExist) {
-		return nil
+	t.phase.set(PhaseIdle)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
 	}
 	t.mu.Lock()
-	t.left = append(t.left, LeftFile{Path: t.path(name), Err: DescribePath(err)})
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if err != nil {
+		t.left = append(t.left, LeftFile{Path: t.path(name), Err: DescribePath(err)})
+	}
+	t.drop(name)
 	return err
 }
 
+// removeAdopted removes a file another process created (a killed peer's),
+// held in the table meanwhile so that a removal that hangs names it.
+func (t *fileTable) removeAdopted(name string, id FileID) error {
+	t.mu.Lock()
+	if _, held := t.files[name]; held {
+		t.mu.Unlock()
+		return nil
+	}
+	t.files[name], t.unlinking[name] = id, true
+	t.mu.Unlock()
+	return t.unlink(name, id)
+}
+
 // close has the table create no file: RemoveFiles ran before the
-// writer started.
+// writer started, or Abandon.
 func (t *fileTable) close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -147,73 +181,65 @@ func (t *fileTable) leftFiles() []LeftFile {
 	return slices.Clone(t.left)
 }
 
-// removeAll removes the held files, calling done with each one's name
-// once its removal returned.
-func (t *fileTable) removeAll(done func(name string)) {
+// removeAll removes the held files; a create or removal under way
+// removes its own file.
+func (t *fileTable) removeAll() {
 	defer holdTermSignals()()
 	t.mu.Lock()
 	t.closed = true
-	held := map[string]FileID{}
+	claimed := map[string]FileID{}
 	for n, id := range t.files {
-		if id != inFlight { // its creator removes it when Create returns
-			held[n] = id
-			delete(t.files, n)
+		if id != inFlight && !t.unlinking[n] {
+			claimed[n] = id
+			t.unlinking[n] = true
 		}
-	}
-	if len(held) > 0 { // after Abandon took every file, none: no Add races its Wait
-		t.removing.Add(1)
-		defer t.removing.Done()
 	}
 	t.mu.Unlock()
-	for n, id := range held {
-		_ = t.removeUntracked(n, id)
-		if done != nil {
-			done(n)
-		}
+	for n, id := range claimed {
+		_ = t.unlink(n, id)
 	}
 }
 
-// abandon is Runner.Abandon for the table's files.
+// abandon is Runner.Abandon for the table's files: it removes them in
+// another goroutine, waits at most wait for every create and removal
+// under way to return, and names each file not confirmed removed.
 func (t *fileTable) abandon(wait time.Duration) []string {
+	t.close()
+	go t.removeAll()
+	deadline := time.After(wait)
+	for {
+		held, changed := t.holding()
+		if !held {
+			break
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return t.unconfirmed()
+		}
+	}
+	return t.unconfirmed()
+}
+
+// holding reports whether any file is still held, and a channel closed
+// once one leaves the table.
+func (t *fileTable) holding() (bool, <-chan struct{}) {
 	t.mu.Lock()
-	pending := map[string]bool{}
-	for n := range t.files {
-		pending[n] = true
-	}
-	t.mu.Unlock()
-	var mu sync.Mutex
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t.removeAll(func(n string) {
-			mu.Lock()
-			delete(pending, n)
-			mu.Unlock()
-		})
-		// A create in flight removes its own file once it returns (or
-		// records it as left), and the sweep's own teardown may be
-		// removing some: wait for those too.
-		t.creating.Wait()
-		t.removing.Wait()
-		mu.Lock()
-		clear(pending)
-		mu.Unlock()
-	}()
-	select {
-	case <-finished:
-	case <-time.After(wait):
-	}
-	mu.Lock()
-	defer mu.Unlock()
+	defer t.mu.Unlock()
+	return len(t.files) > 0, t.changed
+}
+
+// unconfirmed is the paths of the files held or left behind.
+func (t *fileTable) unconfirmed() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	var out []string
-	for n := range pending {
+	for n := range t.files {
 		out = append(out, t.path(n))
 	}
-	t.mu.Lock()
 	for _, l := range t.left {
 		out = append(out, l.Path)
 	}
-	t.mu.Unlock()
 	slices.Sort(out)
 	return slices.Compact(out)
 }

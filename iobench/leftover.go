@@ -126,11 +126,14 @@ func processExists(pid int) bool {
 }
 
 // RemoveLeftover deletes a leftover of a run that is gone, if its name
-// still leads to the file FindLeftovers saw.
+// still leads to the file FindLeftovers saw. Signals go to another
+// thread meanwhile, so an unlink(2) hung in the kernel cannot keep them
+// from the handler (holdTermSignals).
 func RemoveLeftover(dir string, l Leftover) error {
 	if l.State != RunGone {
 		return fmt.Errorf("%s: not removed: %s", OSFS{Dir: dir}.Path(l.Name), l.State)
 	}
+	defer holdTermSignals()()
 	return OSFS{Dir: dir}.Remove(l.Name, l.id)
 }
 

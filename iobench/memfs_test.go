@@ -29,6 +29,7 @@ type memFS struct {
 	removeFrom int
 	removes    int
 	onWrite    func(int64) // called with total bytes written so far
+	onRemove   func()      // called as each Remove starts
 	corrupt    bool        // flip a byte on every read
 	calls      int
 	creates    int   // files created
@@ -96,6 +97,9 @@ func (m *memFS) Open(name string, id FileID, _ bool) (File, error) {
 }
 
 func (m *memFS) Remove(name string, id FileID) error {
+	if m.onRemove != nil {
+		m.onRemove()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.removes++; m.removeErr != nil && m.removes >= m.removeFrom {

@@ -356,6 +356,6 @@ func (w *writer) timed(run Run, limit time.Duration, open func() (File, error), 
 // from a signal handler's goroutine. After it, the writer creates no
 // more files.
 func (w *writer) removeFiles() {
-	w.files.removeAll(nil)
-	removeOrphans(w.fs, w.shared, w.coord, w.files.removeUntracked)
+	w.files.removeAll()
+	removeOrphans(w.fs, w.shared, w.coord, w.files.removeAdopted)
 }
