@@ -54,6 +54,13 @@
 // errno of MPI's error class where there is one. Without the mpi tag
 // OpenFile returns ErrNeedsMPIBuild.
 //
+// A data call is also a *FileError, with the errno, when a pwrite(2) or
+// pwritev(2) the library made inside it failed, even if the call
+// reported success: Open MPI 4's OMPIO reports such a write as 0 bytes
+// written, and in a collective write the aggregating rank's failure is
+// lost. The binary defines pwrite and pwritev, which the library's calls
+// bind to, and they note the errno on the calling thread (watch_cgo.c).
+//
 // # The MPI tree
 //
 // Everything MPI lives under this directory: this package is the binding

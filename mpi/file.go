@@ -93,6 +93,24 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("mpi: %s %s: %s", e.Fn, e.Path, e.Text)
 }
 
+// withHiddenErrno is err of an MPI-IO data call given the errno of a
+// write(2) that failed inside it: a call that reported success is then
+// a failure after all, and a failure whose class has no errno takes the
+// write's.
+func withHiddenErrno(err error, fn, path string, errno unix.Errno) error {
+	if errno == 0 {
+		return err
+	}
+	var fe *FileError
+	if err == nil {
+		return &FileError{Fn: fn, Path: path, Text: "a write(2) inside the call failed (" + errno.Error() + "), though the call reported success", Errno: errno}
+	}
+	if errors.As(err, &fe) && fe.Errno == 0 {
+		fe.Errno = errno
+	}
+	return err
+}
+
 // Unwrap is the errno of the error class, nil when it has none.
 func (e *FileError) Unwrap() error {
 	if e.Errno == 0 {

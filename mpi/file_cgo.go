@@ -28,16 +28,23 @@ static int iob_file_open(int comm, char *path, int access, MPI_Info info, MPI_Fi
 	return MPI_File_open(iob_file_comm(comm), path, iob_amode(access), info, fh);
 }
 
-// The data calls return the bytes moved, from the status.
-static int iob_file_io(int op, MPI_File fh, MPI_Offset off, void *buf, int n, int *done) {
+// From watch_cgo.c: the errno of a write the library made and failed.
+void iob_watch_begin(void);
+int iob_watch_end(void);
+
+// The data calls return the bytes moved, from the status, and in
+// *failed the errno of a write(2) inside the call that failed.
+static int iob_file_io(int op, MPI_File fh, MPI_Offset off, void *buf, int n, int *done, int *failed) {
 	MPI_Status st;
 	int rc;
+	iob_watch_begin();
 	switch (op) {
 	case 0: rc = MPI_File_write_at(fh, off, buf, n, MPI_BYTE, &st); break;
 	case 1: rc = MPI_File_write_at_all(fh, off, buf, n, MPI_BYTE, &st); break;
 	case 2: rc = MPI_File_read_at(fh, off, buf, n, MPI_BYTE, &st); break;
 	default: rc = MPI_File_read_at_all(fh, off, buf, n, MPI_BYTE, &st); break;
 	}
+	*failed = iob_watch_end();
 	*done = 0;
 	if (rc == MPI_SUCCESS) {
 		rc = MPI_Get_count(&st, MPI_BYTE, done);
@@ -184,9 +191,9 @@ func (f *File) io(op int, fn string, off int64, p []byte) (int, error) {
 	if len(p) > maxCount {
 		return 0, errCount(fn, len(p))
 	}
-	var done C.int
-	err := fileErr(fn, f.path, C.iob_file_io(C.int(op), f.fh, C.MPI_Offset(off), bufPtr(p), C.int(len(p)), &done))
-	return int(done), err
+	var done, failed C.int
+	err := fileErr(fn, f.path, C.iob_file_io(C.int(op), f.fh, C.MPI_Offset(off), bufPtr(p), C.int(len(p)), &done, &failed))
+	return int(done), withHiddenErrno(err, fn, f.path, unix.Errno(failed))
 }
 
 // SetSize truncates or extends the file to n bytes (MPI_File_set_size,

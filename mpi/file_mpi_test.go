@@ -7,10 +7,14 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // sharedDir is a directory every rank sees, made by rank 0 and removed by
@@ -178,5 +182,59 @@ func TestFileRefusedBeforeMPI(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("the file: %v", err)
+	}
+}
+
+// writesPastLimit writes 4 KiB at 2 MiB into path, opened on comm, with
+// the process's file size limit at 1 MiB: every write(2) MPI makes
+// fails with EFBIG (SIGXFSZ ignored), and the call must say so.
+func writesPastLimit(t *testing.T, comm Comm, path string, collective bool) (openErr, writeErr error) {
+	t.Helper()
+	signal.Ignore(syscall.SIGXFSZ)
+	defer signal.Reset(syscall.SIGXFSZ)
+	onMain(func() {
+		var f *File
+		if f, openErr = world.OpenFile(comm, path, CreateExcl, nil); openErr != nil {
+			return
+		}
+		var old unix.Rlimit
+		_ = unix.Getrlimit(unix.RLIMIT_FSIZE, &old)
+		limit := unix.Rlimit{Cur: 1 << 20, Max: old.Max}
+		if openErr = unix.Setrlimit(unix.RLIMIT_FSIZE, &limit); openErr == nil {
+			off := int64(2<<20 + world.Rank()*4096)
+			if collective {
+				_, writeErr = f.WriteAtAll(off, pattern(world.Rank(), 4096))
+			} else {
+				_, writeErr = f.WriteAt(off, pattern(world.Rank(), 4096))
+			}
+			_ = unix.Setrlimit(unix.RLIMIT_FSIZE, &old)
+		}
+		_ = f.Close()
+	})
+	return openErr, writeErr
+}
+
+// A write(2) that fails inside MPI-IO is an error of the call, on every
+// rank's own file and on the rank that wrote a collective call's data to
+// the shared file: OMPIO itself reports the first as a success of 0
+// bytes, and drops the second.
+func TestFileWriteFailuresInsideMPI(t *testing.T) {
+	dir := sharedDir(t)
+	own := filepath.Join(dir, "rank"+strconv.Itoa(world.Rank()))
+	for i, collective := range []bool{false, true} {
+		openErr, err := writesPastLimit(t, CommSelf, own+strconv.Itoa(i)+".dat", collective)
+		if openErr != nil || !errors.Is(err, unix.EFBIG) {
+			t.Errorf("own file, collective %v: open %v, write %v; want EFBIG", collective, openErr, err)
+		}
+	}
+	openErr, err := writesPastLimit(t, CommWorld, filepath.Join(dir, "shared.dat"), true)
+	var failed int64
+	if errors.Is(err, unix.EFBIG) {
+		failed = 1
+	}
+	var sumErr error
+	onMain(func() { failed, sumErr = world.AllreduceInt64(failed, Sum) })
+	if openErr != nil || sumErr != nil || failed == 0 {
+		t.Errorf("shared file: open %v, sum %v; %d ranks saw EFBIG, want at least the writing one (this rank: %v)", openErr, sumErr, failed, err)
 	}
 }

@@ -42,3 +42,22 @@ func TestFileErrorUnwrapsErrno(t *testing.T) {
 		t.Errorf("a class without errno unwraps to non-nil")
 	}
 }
+
+// A write(2) that failed inside an MPI-IO call makes the call an error
+// with that errno, whether the call reported success or an error of a
+// class without one; an errno the class has stays.
+func TestWithHiddenErrno(t *testing.T) {
+	if err := withHiddenErrno(nil, "MPI_File_write_at_all", "/d/f", unix.EIO); !errors.Is(err, unix.EIO) ||
+		!strings.Contains(err.Error(), "MPI_File_write_at_all /d/f: a write(2) inside the call failed") {
+		t.Errorf("success with a failed write: %v, want EIO naming the call", err)
+	}
+	if err := withHiddenErrno(&FileError{Class: "MPI_ERR_IO"}, "f", "p", unix.EFBIG); !errors.Is(err, unix.EFBIG) {
+		t.Errorf("MPI_ERR_IO with a failed write: %v, want EFBIG", err)
+	}
+	if err := withHiddenErrno(&FileError{Errno: unix.ENOSPC}, "f", "p", unix.EIO); !errors.Is(err, unix.ENOSPC) {
+		t.Errorf("ENOSPC with a failed write: %v, want ENOSPC kept", err)
+	}
+	if err := withHiddenErrno(nil, "f", "p", 0); err != nil {
+		t.Errorf("no failed write: %v", err)
+	}
+}

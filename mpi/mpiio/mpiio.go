@@ -325,10 +325,11 @@ type file struct {
 
 // ErrShortWrite is an MPI-IO write that reported success but moved fewer
 // bytes than asked. MPI-IO writes all or fails, so this is a failure whose
-// cause MPI did not say: Open MPI 4's OMPIO reports a write(2) that failed
-// (ENOSPC, EIO) this way. It is not retried: for a collective call a retry
-// would be one call more than the other ranks make.
-var ErrShortWrite = errors.New("MPI-IO reported success but wrote fewer bytes than asked; the library hid the cause (Open MPI's OMPIO reports ENOSPC and EIO this way)")
+// cause MPI did not say. The binding finds the cause where the library
+// wrote with pwrite(2) or pwritev(2) (package mpi); this is for the rest.
+// It is not retried: for a collective call a retry would be one call more
+// than the other ranks make.
+var ErrShortWrite = errors.New("MPI-IO reported success but wrote fewer bytes than asked; the library hid the cause")
 
 // Write writes p at the file's offset.
 func (f *file) Write(p []byte) (int, error) {
