@@ -22,6 +22,7 @@ type fileTable struct {
 	phase *livePhase // PhaseRemove while a removal is in the kernel
 
 	mu        sync.Mutex
+	dir       FileID            // the directory the files are made in; none without one
 	files     map[string]FileID // created and not yet removed
 	unlinking map[string]bool   // files whose removal is under way
 	left      []LeftFile        // could not be removed
@@ -97,6 +98,41 @@ func (t *fileTable) drop(name string) {
 	t.changed = make(chan struct{})
 }
 
+// pinDir records the directory the files are made in, where the file
+// system has one, so that one swapped for another directory (or a
+// symlink to one) mid-run is told from a file that is gone.
+func (t *fileTable) pinDir() error {
+	o, ok := localOS(t.fs)
+	if !ok {
+		return nil
+	}
+	id, _, err := o.dirNow()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.dir = id
+	return err
+}
+
+// dirReplaced is a ReplacedError once the directory's path no longer
+// leads to the directory the files were made in.
+func (t *fileTable) dirReplaced() error {
+	o, ok := localOS(t.fs)
+	t.mu.Lock()
+	was := t.dir
+	t.mu.Unlock()
+	if !ok || was == (FileID{}) {
+		return nil
+	}
+	id, now, err := o.dirNow()
+	if err == nil && id == was {
+		return nil
+	}
+	if err != nil {
+		now = "unreachable: " + Describe(err)
+	}
+	return &ReplacedError{Path: o.Dir, Want: was, Now: now, Dir: true}
+}
+
 // id is the identity Create gave a data file the table holds.
 func (t *fileTable) id(name string) FileID {
 	t.mu.Lock()
@@ -136,13 +172,15 @@ func (t *fileTable) claim(name string) (FileID, bool) {
 }
 
 // unlink removes a claimed file, then takes it out of the table, as left
-// behind when the removal failed; a file already gone is not left behind.
+// behind when the removal failed. A file already gone is not left behind,
+// unless its directory was replaced: then it is where it was, out of
+// reach of its name.
 func (t *fileTable) unlink(name string, id FileID) error {
 	t.phase.set(PhaseRemove)
 	err := t.fs.Remove(name, id)
 	t.phase.set(PhaseIdle)
 	if errors.Is(err, os.ErrNotExist) {
-		err = nil
+		err = t.dirReplaced()
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()

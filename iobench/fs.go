@@ -63,17 +63,23 @@ type FileID struct {
 
 func (id FileID) String() string { return fmt.Sprintf("device %d, inode %d", id.Dev, id.Ino) }
 
-// ReplacedError: a data file's name no longer leads to the file iobench
-// created. Nothing was written to, read from or removed at that name.
+// ReplacedError: a data file's name, or the directory's, no longer leads
+// to the one iobench created (or made its files in). Nothing was written
+// to, read from or removed at that name.
 type ReplacedError struct {
 	Path string
 	Want FileID
 	Now  string // what the name leads to now
+	Dir  bool   // Path is the directory the data files were made in
 }
 
 func (e *ReplacedError) Error() string {
-	return fmt.Sprintf("%s is no longer the data file iobench created (%s): it is now %s; another process replaced it, so iobench stopped without touching it",
-		e.Path, e.Want, e.Now)
+	what := "the data file iobench created"
+	if e.Dir {
+		what = "the directory iobench made its data files in"
+	}
+	return fmt.Sprintf("%s is no longer %s (%s): it is now %s; another process replaced it, so iobench stopped without touching it",
+		e.Path, what, e.Want, e.Now)
 }
 
 // OSFS is the real file system, rooted at Dir.
@@ -299,6 +305,25 @@ func (o OSFS) Remove(name string, id FileID) error {
 		return &os.PathError{Op: "remove", Path: o.Path(name), Err: err}
 	}
 	return nil
+}
+
+// dirNow is the identity of the directory Dir leads to now, following
+// symlinks as a --dir given through one does, and what it is for a
+// ReplacedError: none if it is no directory.
+func (o OSFS) dirNow() (FileID, string, error) {
+	var st, lst unix.Stat_t
+	if err := unix.Stat(o.Dir, &st); err != nil {
+		return FileID{}, "", &os.PathError{Op: "stat", Path: o.Dir, Err: err}
+	}
+	id := FileID{Dev: uint64(st.Dev), Ino: st.Ino}
+	now := "another directory (" + id.String() + ")"
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		id, now = FileID{}, whatIsNow(&st)
+	}
+	if unix.Lstat(o.Dir, &lst) == nil && lst.Mode&unix.S_IFMT == unix.S_IFLNK {
+		now = "a symlink to " + now
+	}
+	return id, now, nil
 }
 
 // Sync flushes the target file system (syncfs) or all of them (sync).

@@ -85,6 +85,9 @@ func (w *writer) setup() error {
 	if err := w.setupIO(); err != nil {
 		return err
 	}
+	if err := w.files.pinDir(); err != nil {
+		return err
+	}
 	if w.prefix == "" {
 		var err error
 		if w.prefix, err = UniquePrefix(); err != nil {
@@ -209,6 +212,9 @@ func (w *writer) coordinated(run Run) (Sample, error) {
 func (w *writer) prepare(run Run) error {
 	if w.stop.Load() {
 		return ErrInterrupted
+	}
+	if err := w.files.dirReplaced(); err != nil {
+		return err
 	}
 	w.phase.set(PhaseSync)
 	defer w.phase.set(PhaseIdle)
