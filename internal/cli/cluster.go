@@ -25,7 +25,7 @@ func newCluster(w *mpi.World) (*mpiJob, error) {
 		return nil, nil
 	}
 	host, _ := os.Hostname() // an unnamed host is still a rank
-	cl, err := cluster.New(w, host)
+	cl, err := cluster.New(w, cluster.Member{Host: host, PID: os.Getpid()})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
@@ -28,12 +30,96 @@ type RankError struct {
 	local    error     // this rank's own error, if it failed
 }
 
+// listedFailures is how many distinct failures an error's text lists:
+// on thousands of ranks the rest are counted, so the line stays a line.
+const listedFailures = 8
+
+// Error lists each failure once; ranks that failed with the same message
+// share one entry ("ranks 1-3 (a, b)").
 func (e *RankError) Error() string {
-	msgs := make([]string, len(e.Failures))
-	for i, f := range e.Failures {
-		msgs[i] = f.String()
+	groups := groupFailures(e.Failures)
+	shown := groups[:min(len(groups), listedFailures)]
+	msgs := make([]string, len(shown))
+	for i, g := range shown {
+		msgs[i] = g.String()
+	}
+	if rest := len(groups) - len(shown); rest > 0 {
+		n := 0
+		for _, g := range groups[len(shown):] {
+			n += len(g.ranks)
+		}
+		msgs = append(msgs, fmt.Sprintf("and %d more rank(s) failed with %d other message(s)", n, rest))
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// failureGroup is the ranks that failed with one message.
+type failureGroup struct {
+	ranks   []int
+	hosts   []string // distinct, in rank order
+	message string
+}
+
+// groupFailures groups failures by message, in the order of each
+// message's first rank.
+func groupFailures(fs []Failure) []failureGroup {
+	var out []failureGroup
+	index := map[string]int{}
+	for _, f := range fs {
+		i, ok := index[f.Message]
+		if !ok {
+			i = len(out)
+			index[f.Message] = i
+			out = append(out, failureGroup{message: f.Message})
+		}
+		g := &out[i]
+		g.ranks = append(g.ranks, f.Rank)
+		if !slices.Contains(g.hosts, f.Host) {
+			g.hosts = append(g.hosts, f.Host)
+		}
+	}
+	return out
+}
+
+// listedHosts is how many host names a group names before counting.
+const listedHosts = 3
+
+func (g failureGroup) String() string {
+	if len(g.ranks) == 1 {
+		return Failure{Rank: g.ranks[0], Host: g.hosts[0], Message: g.message}.String()
+	}
+	hosts := strings.Join(g.hosts[:min(len(g.hosts), listedHosts)], ", ")
+	if more := len(g.hosts) - listedHosts; more > 0 {
+		hosts += fmt.Sprintf(" and %d more hosts", more)
+	}
+	return fmt.Sprintf("ranks %s (%s): %s", rankRanges(g.ranks), hosts, g.message)
+}
+
+// listedRuns is how many runs of ranks a group writes before counting.
+const listedRuns = 6
+
+// rankRanges writes ascending ranks with runs collapsed, "0-3, 7, 9-10",
+// the runs past listedRuns counted: "..., 50 and 404 more".
+func rankRanges(ranks []int) string {
+	var parts []string
+	i := 0
+	for ; i < len(ranks) && len(parts) < listedRuns; i++ {
+		j := i
+		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ranks[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", ranks[i], ranks[j]))
+		}
+		i = j
+	}
+	s := strings.Join(parts, ", ")
+	if rest := len(ranks) - i; rest > 0 {
+		s += fmt.Sprintf(" and %d more", rest)
+	}
+	return s
 }
 
 // Unwrap is this rank's own error, nil if another rank failed.

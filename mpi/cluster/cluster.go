@@ -1,9 +1,12 @@
 package cluster
 
 import (
-	"encoding/json"
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
@@ -33,43 +36,45 @@ var (
 
 // Cluster is this rank's view of the job.
 type Cluster struct {
-	c        Collective
-	hosts    []string // host name of each rank
-	prefixes []string // data file prefix of each rank, once Configure ran
+	c       Collective
+	members []Member // each rank's process
+	hosts   []string // host name of each rank
+	peers   []string // data file prefixes of the other ranks on this host, once Configure ran
+	// decided is how many of this rank's samples Decide has sent; rank 0
+	// keeps their aggregate.
+	decided    int
+	aggregated []iobench.Sample
 }
 
-// New learns every rank's host name; host is this rank's. All ranks must
-// call it. A job of one rank is a cluster of one, so its report has the
-// same form as a larger job's.
-func New(c Collective, host string) (*Cluster, error) {
-	parts, err := c.Gather([]byte(host))
+// Member is a rank's process: its host name and process id.
+type Member struct {
+	Host string
+	PID  int
+}
+
+// New learns every rank's host name and process id; me is this rank's.
+// All ranks must call it. A job of one rank is a cluster of one, so its
+// report has the same form as a larger job's.
+func New(c Collective, me Member) (*Cluster, error) {
+	parts, err := allGather(c, fmt.Appendf(nil, "%d %s", me.PID, me.Host))
 	if err != nil {
 		return nil, err
 	}
-	var list []byte
-	if c.Rank() == 0 {
-		list, _ = json.Marshal(stringsOf(parts)) // a []string always encodes
-	}
-	all, err := c.Bcast(list)
-	if err != nil {
-		return nil, err
-	}
-	cl := &Cluster{c: c}
-	if err := json.Unmarshal(all, &cl.hosts); err != nil {
-		return nil, fmt.Errorf("cluster: the host names from rank 0: %w", err)
-	}
-	if len(cl.hosts) != c.Size() {
-		return nil, fmt.Errorf("cluster: rank 0 sent %d host names for %d ranks", len(cl.hosts), c.Size())
+	cl := &Cluster{c: c, members: make([]Member, len(parts)), hosts: make([]string, len(parts))}
+	names := map[string]string{} // one string per host, however many ranks it runs
+	for r, p := range parts {
+		pid, host, _ := bytes.Cut(p, []byte(" "))
+		if cl.members[r].PID, err = strconv.Atoi(string(pid)); err != nil {
+			return nil, fmt.Errorf("cluster: rank %d's process id: %w", r, err)
+		}
+		name, ok := names[string(host)]
+		if !ok {
+			name = string(host)
+			names[name] = name
+		}
+		cl.members[r].Host, cl.hosts[r] = name, name
 	}
 	return cl, nil
-}
-
-func stringsOf(parts [][]byte) []string {
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		out[i] = string(p)
-	}
-	return out
 }
 
 // Rank is this rank, 0 to Size()-1.
@@ -90,8 +95,10 @@ func (cl *Cluster) NodeLeader() bool {
 // Nodes lists the distinct hosts in rank order.
 func (cl *Cluster) Nodes() []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, h := range cl.hosts {
-		if !slices.Contains(out, h) {
+		if !seen[h] {
+			seen[h] = true
 			out = append(out, h)
 		}
 	}
@@ -113,40 +120,72 @@ func (cl *Cluster) Shift(b []byte, n int) ([]byte, error) {
 }
 
 // allGather gives every rank every rank's b, in rank order.
-func (cl *Cluster) allGather(b []byte) ([][]byte, error) {
-	parts, err := cl.c.Gather(b)
+func (cl *Cluster) allGather(b []byte) ([][]byte, error) { return allGather(cl.c, b) }
+
+// allGather gives every rank every rank's b, in rank order: rank 0 sends
+// them on framed by their lengths, which every rank reads back without
+// decoding or copying, so the cost per rank stays that of the bytes.
+func allGather(c Collective, b []byte) ([][]byte, error) {
+	parts, err := c.Gather(b)
 	if err != nil {
 		return nil, err
 	}
 	var all []byte
-	if cl.Rank() == 0 {
-		all, _ = json.Marshal(parts) // a [][]byte always encodes
+	if c.Rank() == 0 {
+		all = frame(parts)
 	}
-	list, err := cl.c.Bcast(all)
+	list, err := c.Bcast(all)
 	if err != nil {
 		return nil, err
 	}
-	var got [][]byte
-	if err := json.Unmarshal(list, &got); err != nil {
+	got, err := unframe(list, c.Size())
+	if err != nil {
 		return nil, fmt.Errorf("cluster: the parts from rank 0: %w", err)
 	}
-	if len(got) != cl.Size() {
-		return nil, fmt.Errorf("cluster: rank 0 sent %d parts for %d ranks", len(got), cl.Size())
+	if len(got) != c.Size() {
+		return nil, fmt.Errorf("cluster: rank 0 sent %d parts for %d ranks", len(got), c.Size())
 	}
 	return got, nil
 }
 
-// PeerPrefixes are the data file prefixes of the other ranks, so that a
-// rank that survives a killed one removes what it left
-// (iobench.Peers).
-func (cl *Cluster) PeerPrefixes() []string {
-	var out []string
-	for r, p := range cl.prefixes {
-		if r != cl.Rank() {
-			out = append(out, p)
-		}
+// frame writes each part after its length (a uvarint).
+func frame(parts [][]byte) []byte {
+	var out []byte
+	for _, p := range parts {
+		out = binary.AppendUvarint(out, uint64(len(p)))
+		out = append(out, p...)
 	}
 	return out
+}
+
+// unframe splits what frame wrote, n parts expected; the parts share b.
+func unframe(b []byte, n int) ([][]byte, error) {
+	out := make([][]byte, 0, n)
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, errors.New("a part's length runs past the end")
+		}
+		out = append(out, b[k:k+int(n):k+int(n)])
+		b = b[k+int(n):]
+	}
+	return out, nil
+}
+
+// PeerPrefixes are the data file prefixes of the other ranks on this
+// host, so that a rank that survives a killed one removes what it left
+// (iobench.Peers). Only this host's can be: a process on another host
+// cannot be seen to be gone.
+func (cl *Cluster) PeerPrefixes() []string { return cl.peers }
+
+// keepPeers keeps the prefixes of the other ranks on this host.
+func (cl *Cluster) keepPeers(prefixes [][]byte) {
+	cl.peers = nil
+	for r, p := range prefixes {
+		if r != cl.Rank() && cl.hosts[r] == cl.hosts[cl.Rank()] {
+			cl.peers = append(cl.peers, string(p))
+		}
+	}
 }
 
 // ShiftedRank is the rank n places on from rank, (rank+n) mod size, for

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -206,9 +207,11 @@ func TestConfigureCountPerRank(t *testing.T) {
 	}
 }
 
-// Every rank learns the others' prefixes, never its own, so a survivor
-// of a killed rank can remove what that rank left.
-func TestConfigureSharesEveryPrefix(t *testing.T) {
+// Every rank learns the prefixes of its host's other ranks, never its
+// own, so a survivor of a killed rank can remove what that rank left;
+// another host's process cannot be seen to be gone, so its prefix is of
+// no use.
+func TestConfigureSharesTheHostsPrefixes(t *testing.T) {
 	type got struct {
 		Own   string
 		Peers []string
@@ -224,7 +227,7 @@ func TestConfigureSharesEveryPrefix(t *testing.T) {
 	for rank, r := range results {
 		var want []string
 		for other, o := range results {
-			if other != rank {
+			if other != rank && threeHosts[other] == threeHosts[rank] {
 				want = append(want, o.Own)
 			}
 		}
@@ -349,4 +352,62 @@ func testConfig() iobench.Config {
 	cfg := iobench.DefaultConfig()
 	cfg.Sizes = iobench.PowersOfTwo(1024, 8192)
 	return cfg
+}
+
+// Each round Decide sends only the runs since the last, and rank 0 still
+// decides on every run so far, aggregated.
+func TestDecideAcrossRounds(t *testing.T) {
+	var seen [][]int64 // bytes of each aggregated run, per call
+	joinAll(t, threeHosts, func(cl *Cluster) error {
+		first := rankSamples(cl.Rank())
+		more := append(slices.Clone(first), rankSamples(cl.Rank())...)
+		for i := range more[2:] {
+			more[2+i].Round, more[2+i].Seq = 2, 3+i
+			more[2+i].Bytes = 2000
+		}
+		decide := func(agg []iobench.Sample) []int64 {
+			var b []int64
+			for _, s := range agg {
+				b = append(b, s.Bytes)
+			}
+			seen = append(seen, b)
+			return nil
+		}
+		for _, samples := range [][]iobench.Sample{first, more} {
+			if _, err := cl.Decide(samples, decide); err != nil {
+				t.Errorf("rank %d: Decide: %v", cl.Rank(), err)
+			}
+		}
+		return nil
+	})
+	if diff := cmp.Diff([][]int64{{3000, 3000}, {3000, 3000, 6000, 6000}}, seen); diff != "" {
+		t.Errorf("runs decide saw (-want +got):\n%s", diff)
+	}
+}
+
+// The same failure on many ranks is one entry, and past a few distinct
+// failures the rest are counted, so 4096 failed ranks still make a line.
+func TestRankErrorGroupsFailures(t *testing.T) {
+	var fs []Failure
+	for r := range 4096 {
+		fs = append(fs, Failure{Rank: r, Host: "n" + string(rune('a'+r%5)), Message: "flags differ"})
+	}
+	fs[7].Message = "no space"
+	got := (&RankError{Failures: fs}).Error()
+	want := "ranks 0-6, 8-4095 (na, nb, nc and 2 more hosts): flags differ; rank 7 (nc): no space"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for r := range fs {
+		fs[r].Message = "write of /d/f" + string(rune('0'+r%10)) + " failed"
+	}
+	got = (&RankError{Failures: fs}).Error()
+	// Ten messages: eight listed, ranks 8, 18, ... and 9, 19, ... counted.
+	if !strings.HasSuffix(got, "; and 818 more rank(s) failed with 2 other message(s)") || strings.Count(got, ";") != listedFailures ||
+		!strings.HasPrefix(got, "ranks 0, 10, 20, 30, 40, 50 and 404 more (na): write of /d/f0 failed; ") {
+		t.Errorf("ten distinct failures: %s", got)
+	}
+	if len(got) > 1000 {
+		t.Errorf("error text is %d bytes", len(got))
+	}
 }

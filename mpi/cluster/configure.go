@@ -38,8 +38,8 @@ func (cl *Cluster) Configure(cfg *iobench.Config, files Files) (*iobench.Shared,
 	// Each rank names its own files; a shared file takes rank 0's name.
 	// A rank that fails here still makes the collective calls, and Agree
 	// stops every rank with it.
-	// Every rank learns every prefix, so that the survivors of a killed
-	// rank remove the files it left.
+	// Every rank learns the prefixes of its host's other ranks, so that
+	// the survivors of a killed rank remove the files it left.
 	prefix, perr := iobench.UniquePrefix()
 	all, err := cl.allGather([]byte(prefix))
 	if err != nil {
@@ -48,11 +48,11 @@ func (cl *Cluster) Configure(cfg *iobench.Config, files Files) (*iobench.Shared,
 	if err := cl.Agree(perr); err != nil {
 		return nil, "", err
 	}
-	cl.prefixes = stringsOf(all)
+	cl.keepPeers(all)
 	if !files.Shared {
 		return nil, prefix, nil
 	}
-	return &iobench.Shared{Name: cl.prefixes[0] + "-shared.dat", Offset: first * cfg.ElemSize(), Creator: cl.Rank() == 0}, prefix, nil
+	return &iobench.Shared{Name: string(all[0]) + "-shared.dat", Offset: first * cfg.ElemSize(), Creator: cl.Rank() == 0}, prefix, nil
 }
 
 // Share is rank's part of a total split across size ranks, and its first

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -117,15 +118,13 @@ func (r fakeRank) Bcast(b []byte) ([]byte, error) {
 }
 
 func (r fakeRank) AllreduceInt64(v int64, op mpi.Op) (int64, error) {
-	all, err := r.w.exchange(r.rank, fmt.Sprintf("AllreduceInt64(%d)", op), fmt.Append(nil, v))
+	all, err := r.w.exchange(r.rank, fmt.Sprintf("AllreduceInt64(%d)", op), binary.LittleEndian.AppendUint64(nil, uint64(v)))
 	if err != nil {
 		return 0, err
 	}
 	vals := make([]int64, len(all))
 	for i, b := range all {
-		if _, err := fmt.Sscan(string(b), &vals[i]); err != nil {
-			return 0, err
-		}
+		vals[i] = int64(binary.LittleEndian.Uint64(b))
 	}
 	return reduce(vals, op), nil
 }
@@ -154,7 +153,7 @@ func cloneAll(all [][]byte) [][]byte {
 
 // runRanks runs f as each of n ranks, each in its own goroutine, and
 // returns what each rank returned, in rank order.
-func runRanks[T any](t *testing.T, n int, f func(c Collective) T) []T {
+func runRanks[T any](t testing.TB, n int, f func(c Collective) T) []T {
 	t.Helper()
 	w := newFakeWorld(n)
 	out := make([]T, n)
@@ -181,7 +180,7 @@ func runRanks[T any](t *testing.T, n int, f func(c Collective) T) []T {
 func joinAll[T any](t *testing.T, hosts []string, f func(cl *Cluster) T) []T {
 	t.Helper()
 	return runRanks(t, len(hosts), func(c Collective) T {
-		cl, err := New(c, hosts[c.Rank()])
+		cl, err := New(c, Member{Host: hosts[c.Rank()], PID: fakePID(c.Rank())})
 		if err != nil {
 			t.Errorf("rank %d: New: %v", c.Rank(), err)
 			var zero T
@@ -190,6 +189,9 @@ func joinAll[T any](t *testing.T, hosts []string, f func(cl *Cluster) T) []T {
 		return f(cl)
 	})
 }
+
+// fakePID is rank r's process id in a fake job.
+func fakePID(r int) int { return 1000 + r }
 
 // The fake must turn a job that would hang into errors, or the tests
 // above could not show that a mismatch does not hang.

@@ -9,12 +9,18 @@ import (
 
 // Decide makes rank 0's choice every rank's: rank 0 calls decide once, on
 // the samples of all ranks aggregated as the report aggregates them, and
-// every rank gets its answer. All ranks must call it.
+// every rank gets its answer. samples are all this rank's so far; each
+// call sends only those the last did not, as every rank runs the same
+// runs in step, so a round costs its own runs whatever came before. All
+// ranks must call it.
 func (cl *Cluster) Decide(samples []iobench.Sample, decide func([]iobench.Sample) []int64) ([]int64, error) {
-	agg, _, err := cl.Gather(&iobench.Result{Samples: samples})
+	fresh := samples[min(cl.decided, len(samples)):]
+	cl.decided = len(samples)
+	agg, _, err := cl.Gather(&iobench.Result{Samples: fresh})
 	var answer []byte
 	if err == nil && cl.Rank() == 0 {
-		answer, _ = json.Marshal(decide(agg.Samples)) // an []int64 always encodes
+		cl.aggregated = append(cl.aggregated, agg.Samples...)
+		answer, _ = json.Marshal(decide(cl.aggregated)) // an []int64 always encodes
 	}
 	if err = cl.Agree(err); err != nil {
 		return nil, err
@@ -50,6 +56,13 @@ func (cl *Cluster) Gather(res *iobench.Result) (*iobench.Result, []iobench.RankS
 	if err != nil || cl.Rank() != 0 {
 		return nil, nil, err
 	}
+	return aggregate(res, parts)
+}
+
+// aggregate is rank 0's part of Gather: every rank's part decoded and
+// combined with rank 0's own result res. It keeps no rank's samples: the
+// report has the aggregate and each run's spread, whatever the ranks.
+func aggregate(res *iobench.Result, parts [][]byte) (*iobench.Result, []iobench.RankSpread, error) {
 	perRank := make([][]iobench.Sample, len(parts))
 	out := *res
 	out.LeftFiles, out.Verified = nil, nil
