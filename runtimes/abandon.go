@@ -9,12 +9,21 @@ import (
 )
 
 // current is the writer process running now and the file it writes, so
-// that a second Ctrl-C can kill it and remove the file at once.
+// that a second Ctrl-C can kill it and remove the file at once. A writer
+// started by a Launcher has no process here, only its files.
 type current struct {
 	mu        sync.Mutex
 	proc      *os.Process
 	exited    chan struct{} // closed once the writer's Wait returned
 	dir, name string
+	launched  []string // the files of a launched writer
+}
+
+// setFiles records the files of a writer a Launcher started.
+func (c *current) setFiles(paths []string) {
+	c.mu.Lock()
+	c.launched = paths
+	c.mu.Unlock()
 }
 
 // set records the started writer; the caller closes the channel it
@@ -29,7 +38,7 @@ func (c *current) set(proc *os.Process, dir, name string) chan struct{} {
 // clear forgets the run once its file is removed.
 func (c *current) clear() {
 	c.mu.Lock()
-	c.proc, c.exited, c.dir, c.name = nil, nil, "", ""
+	c.proc, c.exited, c.dir, c.name, c.launched = nil, nil, "", "", nil
 	c.mu.Unlock()
 }
 
@@ -53,11 +62,11 @@ func (w *Writer) RemoveFiles() { w.Abandon(0) }
 // usable afterwards.
 func (w *Writer) Abandon(wait time.Duration) []string {
 	w.cur.mu.Lock()
-	proc, exited, dir, name := w.cur.proc, w.cur.exited, w.cur.dir, w.cur.name
+	proc, exited, dir, name, launched := w.cur.proc, w.cur.exited, w.cur.dir, w.cur.name, w.cur.launched
 	w.cur.mu.Unlock()
 	defer os.RemoveAll(w.dir) // the compiled writer: the process exits next
 	if proc == nil {
-		return nil
+		return removeLaunched(launched)
 	}
 	_ = proc.Kill() // already gone is fine: the file is what matters
 	var timeout <-chan time.Time
@@ -82,4 +91,16 @@ func (w *Writer) Abandon(wait time.Duration) []string {
 		return nil
 	}
 	return []string{filepath.Join(dir, name)}
+}
+
+// removeLaunched removes a launched writer's files, which the job that
+// runs it may still be writing: what cannot be removed is returned.
+func removeLaunched(paths []string) []string {
+	var left []string
+	for _, p := range paths {
+		if removeData(filepath.Dir(p), filepath.Base(p)) != nil {
+			left = append(left, p)
+		}
+	}
+	return left
 }

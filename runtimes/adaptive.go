@@ -117,7 +117,7 @@ func (a *autoRounds) stop(why string) []Case {
 func (a *autoRounds) withDefaults(und []UndecidedCase) []Case {
 	return slices.DeleteFunc(a.p.Cases(), func(c Case) bool {
 		return !slices.ContainsFunc(und, func(u UndecidedCase) bool {
-			return u.Case == c || c.Default && u.Layout == c.Layout && u.Convert == c.Convert
+			return u.Case == c || c.Default && u.Group() == c.Group()
 		})
 	})
 }
@@ -166,6 +166,9 @@ func Undecided(rt Runtime, p Plan, samples []Sample) []UndecidedCase {
 			continue
 		}
 		u := UndecidedCase{Case: Case{Layout: a.Layout, Convert: a.Convert, BufferBytes: a.BufferBytes}}
+		if a.Case != nil {
+			u.Case = *a.Case
+		}
 		u.Gain = !gainDecided(*a.Gain, band)
 		u.Agreement = a.Sweep != nil && a.Sweep.Agreement != "" && !agreementDecided(*a.Gain, a.Sweep.Gain)
 		if u.Gain || u.Agreement {

@@ -27,6 +27,9 @@ type Advice struct {
 	Sweep    *SweepPrediction `json:"sweep,omitempty"`
 	// Verdict is what the measured gain says: a Verdict* value.
 	Verdict string `json:"verdict"`
+	// Case is, for a library, the case that sets the advised value: its
+	// group and setting.
+	Case *Case `json:"case,omitempty"`
 }
 
 // Verdicts on an Advice.
@@ -124,13 +127,7 @@ func (a *Advice) judge(cases []CaseSummary, fraction float64) {
 		a.Verdict = VerdictEnough
 	case !a.Measured:
 		a.Verdict = VerdictNotMeasured
-	case a.Gain == nil:
-		a.Verdict = VerdictUndecided
-	case a.Gain.Significant:
-		a.Verdict = VerdictSet
-	case a.Gain.Ratio <= 1/fraction:
-		a.Verdict = VerdictEnough
 	default:
-		a.Verdict = VerdictUndecided
+		a.Verdict = verdictOf(a.Gain, fraction)
 	}
 }

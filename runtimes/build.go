@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-//go:embed src/writer.f90 src/writer.c
+//go:embed src/writer.f90 src/writer.c src/mpiio.c src/hdf5.c src/procio.h
 var sources embed.FS
 
 // Source is the embedded source of rt's writer, for a report or a user
@@ -28,11 +28,13 @@ func Source(rt Runtime) ([]byte, error) {
 // Writer is a compiled writer program, ready to run. Close removes it.
 type Writer struct {
 	rt       Runtime
-	compiler string // path of the compiler used
-	version  string // its first --version line
-	dir      string // private directory holding source and binary
+	compiler string   // path of the compiler used
+	libs     []string // the flags that link the runtime's library
+	version  string   // its first --version line
+	dir      string   // private directory holding source and binary
 	bin      string
-	cur      current // the run in progress, for Abandon
+	cur      current  // the run in progress, for Abandon
+	launcher Launcher // starts an MPI writer as a job of its own; nil: run it here
 }
 
 // Runtime is the runtime this writer measures.
@@ -52,11 +54,15 @@ func (w *Writer) Close() error { return os.RemoveAll(w.dir) }
 
 // Build compiles rt's writer with the compiler found on PATH into a new
 // private directory (mode 0700) under workdir ("" for the system's temp
-// directory). Without the compiler the error is a *NoCompilerError that
-// says what to install. workdir must allow executing files: pass another
+// directory). Without the compiler, or the library it links, the error
+// is a *NoCompilerError that says what to install. workdir must allow executing files: pass another
 // one where /tmp is mounted noexec.
 func Build(ctx context.Context, rt Runtime, workdir string) (*Writer, error) {
-	cc, err := FindCompiler(rt, os.Getenv("PATH"))
+	if _, ok := specs[rt]; !ok {
+		_, err := ParseRuntime(string(rt))
+		return nil, err
+	}
+	cc, libs, err := findTools(ctx, rt, os.Getenv("PATH"))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +70,7 @@ func Build(ctx context.Context, rt Runtime, workdir string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the %s writer: %w", rt, err)
 	}
-	w := &Writer{rt: rt, compiler: cc, dir: dir, bin: filepath.Join(dir, "writer")}
+	w := &Writer{rt: rt, compiler: cc, libs: libs, dir: dir, bin: filepath.Join(dir, "writer")}
 	if err := w.compile(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -86,7 +92,10 @@ func (w *Writer) compile(ctx context.Context) error {
 	if err := os.WriteFile(srcPath, src, 0o600); err != nil {
 		return fmt.Errorf("building the %s writer: %w", w.rt, err)
 	}
-	args := append(append([]string{}, spec.flags...), "-o", w.bin, srcPath)
+	if err := w.writeHeaders(spec); err != nil {
+		return err
+	}
+	args := append(append(append([]string{}, spec.flags...), "-o", w.bin, srcPath), w.libs...)
 	cmd := exec.CommandContext(ctx, w.compiler, args...)
 	cmd.Dir = w.dir
 	var out bytes.Buffer
@@ -105,4 +114,18 @@ func versionLine(ctx context.Context, cc string) string {
 	}
 	line, _, _ := strings.Cut(string(out), "\n")
 	return strings.TrimSpace(line)
+}
+
+// writeHeaders puts the headers a C writer includes beside its source.
+func (w *Writer) writeHeaders(spec compilerSpec) error {
+	for _, h := range spec.headers {
+		b, err := sources.ReadFile(h)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(w.dir, filepath.Base(h)), b, 0o600)
+		}
+		if err != nil {
+			return fmt.Errorf("building the %s writer: %w", w.rt, err)
+		}
+	}
+	return nil
 }

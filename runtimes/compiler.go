@@ -1,9 +1,11 @@
 package runtimes
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,7 +37,11 @@ type compilerSpec struct {
 	versions string   // prefix of versioned names, "gfortran-" for gfortran-12
 	pkg      string   // Debian package
 	source   string   // embedded source file
+	headers  []string // embedded headers it includes
 	flags    []string // before -o
+	// library finds the flags that link a library, after the source; nil
+	// for none. It may name another compiler that brings them itself.
+	library func(ctx context.Context, dirs []string, cc string) (compiler string, libs []string, err error)
 }
 
 // Fortran needs no runtime flags: the buffer and byte order come from
@@ -44,31 +50,79 @@ type compilerSpec struct {
 // library calls anyway.
 var specs = map[Runtime]compilerSpec{
 	Gfortran: {what: "gfortran", names: []string{"gfortran"}, versions: "gfortran-", pkg: "gfortran", source: "src/writer.f90", flags: []string{"-O2"}},
-	Stdio:    {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/writer.c", flags: []string{"-O2", "-std=c99"}},
+	Stdio:    {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/writer.c", headers: cHeaders, flags: []string{"-O2", "-std=c99"}},
+	// Open MPI's wrapper brings its own include and link flags.
+	MPIIO: {what: "mpicc (an MPI C compiler)", names: []string{"mpicc"}, pkg: "libopenmpi-dev", source: "src/mpiio.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}},
+	HDF5:  {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/hdf5.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}, library: hdf5Library},
+}
+
+// cHeaders are what every C writer includes.
+var cHeaders = []string{"src/procio.h"}
+
+// hdf5Library is libhdf5's flags from pkg-config (Debian's serial
+// build), else h5cc, HDF5's own compiler wrapper.
+func hdf5Library(ctx context.Context, dirs []string, cc string) (string, []string, error) {
+	if pc := lookPath(dirs, "pkg-config"); pc != "" {
+		out, err := exec.CommandContext(ctx, pc, "--cflags", "--libs", "hdf5").Output()
+		if err == nil {
+			return cc, strings.Fields(string(out)), nil
+		}
+	}
+	if h5cc := lookPath(dirs, "h5cc"); h5cc != "" {
+		return h5cc, nil, nil
+	}
+	return "", nil, &NoCompilerError{Runtime: HDF5, What: "libhdf5 (pkg-config hdf5, or h5cc)", Tried: []string{"pkg-config hdf5", "h5cc"}, Package: "libhdf5-dev"}
+}
+
+// lookPath is the first executable name in dirs, "" if none.
+func lookPath(dirs []string, name string) string {
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); isExecutable(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // FindCompiler looks for rt's compiler in the directories of pathList (a
 // PATH value): the plain names first, else the newest versioned one
 // (gfortran-13 before gfortran-12), which Debian installs without the
-// plain name when only gfortran-NN is installed.
+// plain name when only gfortran-NN is installed. For a library's writer
+// the library must be there too (hdf5: pkg-config's hdf5, or h5cc, which
+// is then the compiler).
 func FindCompiler(rt Runtime, pathList string) (string, error) {
-	spec, ok := specs[rt]
-	if !ok {
+	if _, ok := specs[rt]; !ok {
 		_, err := ParseRuntime(string(rt))
 		return "", err
 	}
+	cc, _, err := findTools(context.Background(), rt, pathList)
+	return cc, err
+}
+
+// findTools is rt's compiler and the flags that link its library.
+func findTools(ctx context.Context, rt Runtime, pathList string) (string, []string, error) {
+	spec := specs[rt]
 	dirs := filepath.SplitList(pathList)
+	cc := ""
 	for _, name := range spec.names {
-		for _, d := range dirs {
-			if p := filepath.Join(d, name); isExecutable(p) {
-				return p, nil
-			}
+		if cc = lookPath(dirs, name); cc != "" {
+			break
 		}
 	}
-	if p := newestVersioned(dirs, spec.versions); p != "" {
-		return p, nil
+	if cc == "" && spec.versions != "" {
+		cc = newestVersioned(dirs, spec.versions)
 	}
-	return "", &NoCompilerError{Runtime: rt, What: spec.what, Tried: append(slices.Clone(spec.names), spec.versions+"NN"), Package: spec.pkg}
+	if cc == "" {
+		tried := slices.Clone(spec.names)
+		if spec.versions != "" {
+			tried = append(tried, spec.versions+"NN")
+		}
+		return "", nil, &NoCompilerError{Runtime: rt, What: spec.what, Tried: tried, Package: spec.pkg}
+	}
+	if spec.library == nil {
+		return cc, nil, nil
+	}
+	return spec.library(ctx, dirs, cc)
 }
 
 // newestVersioned is the executable prefix+N with the largest N in dirs.

@@ -103,4 +103,11 @@ func TestSourcesEmbedded(t *testing.T) {
 	if !strings.Contains(string(f90), "status='new'") {
 		t.Error("writer.f90 must open with status='new' so it never overwrites a file")
 	}
+	// The libraries' writers never overwrite a file either.
+	for rt, excl := range map[Runtime]string{MPIIO: "MPI_MODE_EXCL", HDF5: "H5F_ACC_EXCL"} {
+		src, err := Source(rt)
+		if err != nil || !strings.Contains(string(src), excl) {
+			t.Errorf("Source(%s): %v; it must create its files with %s", rt, err, excl)
+		}
+	}
 }

@@ -47,6 +47,20 @@ type Case struct {
 	// does.
 	BufferBytes int64 `json:"buffer_bytes"`
 	Default     bool  `json:"default"`
+
+	// A library's case (mpiio, hdf5) says more; the buffered runtimes
+	// leave these empty. Setting is what BufferBytes sets (a hint, an MCA
+	// parameter, an H5P call; "" for the default); Switch a hint set
+	// besides (SwitchCBWrite).
+	Setting string `json:"setting,omitempty"`
+	Switch  string `json:"switch,omitempty"`
+	// Storage is HDF5's layout: StorageContiguous or StorageChunked.
+	Storage string `json:"storage,omitempty"`
+	// Component, Collective and Memory are MPI-IO's: OMPIO or ROMIO,
+	// MPI_File_write_at_all or _write_at, and Memory* the memory layout.
+	Component  string `json:"component,omitempty"`
+	Collective bool   `json:"collective,omitempty"`
+	Memory     string `json:"memory,omitempty"`
 }
 
 // order is the case's byte order; Cases made it from a convert.Order.
@@ -82,7 +96,12 @@ type Plan struct {
 	// as the runtime's default (Case.Default).
 	Buffers       []int64
 	DefaultBuffer int64
-	Rounds        int
+	// CaseList, for a library, is the plan's cases in report order, in
+	// place of Layouts x Orders x Buffers; Library what its writer needs
+	// besides.
+	CaseList []Case
+	Library  LibraryPlan
+	Rounds   int
 	// Auto runs adaptive rounds, and Rounds is ignored (see Adaptive): at
 	// least iobench.MinAutoRounds of every case, then the undecided
 	// recommended cases with their defaults, within TimeBudget (0:
@@ -107,15 +126,17 @@ func (p Plan) Validate() error {
 		return errors.New("plan: no data file prefix (iobench.UniquePrefix)")
 	case p.Elements < 1:
 		return fmt.Errorf("plan: %d elements: want at least 1", p.Elements)
-	case len(p.Layouts) == 0 || len(p.Orders) == 0 || len(p.Buffers) == 0:
+	case p.CaseList == nil && (len(p.Layouts) == 0 || len(p.Orders) == 0 || len(p.Buffers) == 0):
 		return errors.New("plan: no layouts, byte orders or buffers")
-	case p.DefaultBuffer <= 0:
+	case p.CaseList == nil && p.DefaultBuffer <= 0:
 		return fmt.Errorf("plan: default buffer of %d bytes", p.DefaultBuffer)
+	case p.CaseList != nil && len(p.CaseList) == 0:
+		return errors.New("plan: no cases")
 	case p.Rounds < 1:
 		return fmt.Errorf("plan: %d rounds: want at least 1", p.Rounds)
 	case p.TimeBudget < 0 || p.TimeBudget > 0 && !p.Auto:
 		return fmt.Errorf("plan: time budget of %s: want a positive one, with Auto", p.TimeBudget)
-	case slices.Contains(p.Layouts, LayoutRecords) && (p.RecordBytes < ElementBytes || p.RecordBytes%ElementBytes != 0):
+	case p.hasRecords() && (p.RecordBytes < ElementBytes || p.RecordBytes%ElementBytes != 0):
 		return fmt.Errorf("plan: record of %d bytes: want a positive multiple of %d", p.RecordBytes, ElementBytes)
 	}
 	for _, b := range p.Buffers {
@@ -129,9 +150,17 @@ func (p Plan) Validate() error {
 // Bytes is the data one run writes.
 func (p Plan) Bytes() int64 { return p.Elements * ElementBytes }
 
+// hasRecords: some case writes small records.
+func (p Plan) hasRecords() bool {
+	return slices.Contains(p.Layouts, LayoutRecords) || slices.ContainsFunc(p.CaseList, func(c Case) bool { return c.Layout == LayoutRecords })
+}
+
 // Cases lists the plan's cases in report order: by layout, byte order,
-// then buffer size.
+// then buffer size; a library's CaseList as it is.
 func (p Plan) Cases() []Case {
+	if p.CaseList != nil {
+		return slices.Clone(p.CaseList)
+	}
 	var cases []Case
 	buffers := slices.Clone(p.Buffers)
 	slices.Sort(buffers)
@@ -183,6 +212,9 @@ func (p Plan) job(c Case, seq int, rt Runtime) Job {
 	if c.Default {
 		j.BufferBytes = 0
 	}
+	if rt.IsLibrary() {
+		j.Case, j.Library, j.BufferBytes = c, p.Library, 0
+	}
 	if c.Layout == LayoutRecords {
 		j.RecordBytes = p.RecordBytes
 	}
@@ -199,6 +231,21 @@ type Sample struct {
 	WrittenBytes int64 `json:"written_bytes"` // bytes they wrote (wchar); -1: not counted
 	// RuntimeConvert is the byte order as the runtime reported it.
 	RuntimeConvert string `json:"runtime_convert"`
+	// A library's writer counts the calls outside the data path (HDF5's
+	// metadata, OMPIO's at open), the MPI-IO writer its packing time and
+	// each rank's calls.
+	OverheadCalls int64   `json:"overhead_calls,omitempty"`
+	PackNanos     int64   `json:"pack_ns,omitempty"`
+	RankCalls     []int64 `json:"rank_calls,omitempty"`
+}
+
+// DataCalls are the write(2) calls of the data path: all, less the
+// library's overhead.
+func (s Sample) DataCalls() int64 {
+	if s.WriteCalls < 0 {
+		return -1
+	}
+	return s.WriteCalls - s.OverheadCalls
 }
 
 // MiBPerSec is the step's throughput, 2^20 bytes per second.
@@ -331,7 +378,8 @@ func (w *Writer) step(ctx context.Context, p Plan, s Step, fs iobench.FS, obs Ob
 	if err != nil {
 		return err
 	}
-	sm := Sample{Step: s, Nanos: m.Nanos, Bytes: m.Bytes, WriteCalls: m.WriteCalls, WrittenBytes: m.WrittenBytes, RuntimeConvert: m.RuntimeConvert}
+	sm := Sample{Step: s, Nanos: m.Nanos, Bytes: m.Bytes, WriteCalls: m.WriteCalls, WrittenBytes: m.WrittenBytes, RuntimeConvert: m.RuntimeConvert,
+		OverheadCalls: m.OverheadCalls, PackNanos: m.PackNanos, RankCalls: m.RankCalls}
 	res.Samples = append(res.Samples, sm)
 	if obs != nil {
 		obs.StepFinished(sm, total)

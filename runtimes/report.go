@@ -15,6 +15,13 @@ type Report struct {
 	Bytes    int64  // data bytes the program wrote
 	Elements int64  // elements written
 	Convert  string // the unit's byte order as the runtime names it: BIG_ENDIAN, NATIVE, SWAP
+	// The libraries' writers add: the calls and bytes outside the data
+	// path (overhead_syscw, overhead_wchar), the time spent packing
+	// (pack_ns), and each rank's calls (rank_syscw); 0 or nil when absent.
+	OverheadCalls int64
+	OverheadBytes int64
+	PackNanos     int64
+	RankCalls     []int64
 }
 
 // reportKeys are the fields every report line has, in the order the
@@ -87,7 +94,34 @@ func reportFrom(fields map[string]string, line string) (Report, error) {
 	if r.Convert == "" {
 		return Report{}, fmt.Errorf("report line %q has an empty convert", line)
 	}
-	return r, nil
+	return r, r.libraryFields(fields, line)
+}
+
+// libraryFields reads the optional fields of the libraries' writers.
+func (r *Report) libraryFields(fields map[string]string, line string) error {
+	for key, dst := range map[string]*int64{"overhead_syscw": &r.OverheadCalls, "overhead_wchar": &r.OverheadBytes, "pack_ns": &r.PackNanos} {
+		v, ok := fields[key]
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < -1 {
+			return fmt.Errorf("report field %s=%q is out of range in %q", key, v, line)
+		}
+		*dst = n
+	}
+	list, ok := fields["rank_syscw"]
+	if !ok {
+		return nil
+	}
+	for _, v := range strings.Split(list, ",") {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < -1 {
+			return fmt.Errorf("report field rank_syscw=%q is not a list of counts in %q", list, line)
+		}
+		r.RankCalls = append(r.RankCalls, n)
+	}
+	return nil
 }
 
 // maxQuoted bounds the output quoted in an error: a writer gone wrong

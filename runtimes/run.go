@@ -30,9 +30,13 @@ type Job struct {
 	RecordBytes int64         // bytes per write statement (a multiple of 8); 0: one write of the whole array
 	Convert     convert.Order // byte order in the file
 	Fsync       bool          // flush and fsync before close, inside the timing
+	// Case is a library's case (its settings and layout) and Library what
+	// its writer needs besides; the buffered runtimes read neither.
+	Case    Case
+	Library LibraryPlan
 }
 
-// Bytes is the data the job writes.
+// Bytes is the data the job writes: for MPI-IO, each rank.
 func (j Job) Bytes() int64 { return j.Elements * ElementBytes }
 
 // FileName is the name of a runtime run's data file: prefix (from
@@ -57,6 +61,12 @@ type Measurement struct {
 	// RuntimeConvert is the unit's byte order as the runtime reported it
 	// (inquire convert= for gfortran).
 	RuntimeConvert string
+	// The libraries' writers count more: the calls outside the data path
+	// (HDF5's metadata, OMPIO's at open), the time the MPI-IO writer spent
+	// packing, and each rank's calls.
+	OverheadCalls int64
+	PackNanos     int64
+	RankCalls     []int64
 }
 
 // MiBPerSec is the throughput, 2^20 bytes per second.
@@ -115,17 +125,22 @@ func (w *Writer) Run(ctx context.Context, j Job) (Measurement, error) {
 	if err := j.validate(w.rt); err != nil {
 		return Measurement{}, err
 	}
-	path := filepath.Join(j.Dir, j.Name)
-	if err := refuseExisting(path); err != nil {
-		return Measurement{}, err
+	for _, path := range j.DataFiles(w.rt) {
+		if err := refuseExisting(path); err != nil {
+			return Measurement{}, err
+		}
 	}
+	if w.launcher != nil {
+		return w.runLaunched(ctx, j)
+	}
+	path := filepath.Join(j.Dir, j.Name)
 	// Until the file is removed, a second Ctrl-C (Abandon) must still
 	// find it, also after the writer exited.
 	defer w.cur.clear()
 	out, created, runErr := w.exec(ctx, j, path)
 	var checkErr error
 	if created && runErr == nil {
-		checkErr = checkFile(path, j)
+		checkErr = checkFile(w.rt, path, j)
 	}
 	var removeErr error
 	if created {
@@ -183,6 +198,9 @@ func (w *Writer) exec(ctx context.Context, j Job, path string) (stdout []byte, c
 }
 
 func (w *Writer) args(j Job, path string) []string {
+	if w.rt.IsLibrary() {
+		return j.libraryArgs(w.rt, path)
+	}
 	a := []string{path, strconv.FormatInt(j.Elements, 10), strconv.FormatInt(j.RecordBytes, 10), flag(j.Fsync)}
 	if w.rt == Stdio {
 		a = append(a, strconv.FormatInt(j.BufferBytes, 10), flag(j.Convert.NeedsSwap()))
@@ -210,12 +228,13 @@ func (w *Writer) result(ctx context.Context, j Job, out []byte, runErr error) (M
 	if err != nil {
 		return Measurement{}, fmt.Errorf("the %s writer: %w", w.rt, err)
 	}
-	if r.Bytes != j.Bytes() {
-		return Measurement{}, fmt.Errorf("the %s writer reports %d bytes written, want %d", w.rt, r.Bytes, j.Bytes())
+	if r.Bytes != j.totalBytes(w.rt) {
+		return Measurement{}, fmt.Errorf("the %s writer reports %d bytes written, want %d", w.rt, r.Bytes, j.totalBytes(w.rt))
 	}
 	return Measurement{
 		Runtime: w.rt, BufferBytes: j.BufferBytes, RecordBytes: j.RecordBytes, Convert: j.Convert.String(), Fsync: j.Fsync,
 		Nanos: r.Nanos, Bytes: r.Bytes, WriteCalls: r.Calls, WrittenBytes: r.Written, RuntimeConvert: r.Convert,
+		OverheadCalls: r.OverheadCalls, PackNanos: r.PackNanos, RankCalls: r.RankCalls,
 	}, nil
 }
 
@@ -235,9 +254,13 @@ func Env(rt Runtime, j Job) []string {
 
 // Settings are the environment variables that set up rt for j, for Env
 // and for a report to print: GFORTRAN_CONVERT_UNIT and, when the job sets
-// a buffer, GFORTRAN_UNFORMATTED_BUFFER_SIZE. Stdio takes its settings as
-// arguments and has none.
+// a buffer, GFORTRAN_UNFORMATTED_BUFFER_SIZE; for MPI-IO, OMPI_MCA_io and
+// the aggregation buffer when the case sets it. Stdio and HDF5 take their
+// settings as arguments and have none.
 func Settings(rt Runtime, j Job) []string {
+	if rt == MPIIO {
+		return librarySettings(j)
+	}
 	if rt != Gfortran {
 		return nil
 	}
@@ -271,6 +294,9 @@ func (j Job) validate(rt Runtime) error {
 		return fmt.Errorf("job: buffer of %d bytes", j.BufferBytes)
 	case j.Convert < convert.Native || j.Convert > convert.Swap:
 		return fmt.Errorf("job: byte order %v", j.Convert)
+	}
+	if rt.IsLibrary() {
+		return j.validateLibrary(rt)
 	}
 	return j.validateFor(rt)
 }
@@ -313,7 +339,10 @@ var errBadFile = errors.New("the data file does not hold what was asked for")
 // checkFile reads back the data file's size and its first and last
 // elements: the byte order must be the one asked for, which is how a
 // GFORTRAN_CONVERT_UNIT the runtime ignored would show.
-func checkFile(path string, j Job) error {
+func checkFile(rt Runtime, path string, j Job) error {
+	if rt.IsLibrary() {
+		return checkSize(path, j) // the library's writer reads its data back itself
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -355,4 +384,16 @@ func removeData(dir, name string) error {
 		return nil
 	}
 	return &iobench.LeftFilesError{Files: []iobench.LeftFile{{Path: filepath.Join(dir, name), Err: iobench.DescribePath(err)}}}
+}
+
+// checkSize: a library's file holds at least the data.
+func checkSize(path string, j Job) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.Size() < j.Bytes() {
+		return fmt.Errorf("%s: %d bytes, want at least the %d of the data: %w", path, st.Size(), j.Bytes(), errBadFile)
+	}
+	return nil
 }

@@ -19,14 +19,28 @@ const (
 	// Stdio is the C library's FILE streams (glibc): fwrite through a
 	// setvbuf buffer.
 	Stdio Runtime = "stdio"
+	// MPIIO is MPI-IO in Open MPI: its OMPIO and ROMIO components, each
+	// with its buffers' hints and MCA parameters.
+	MPIIO Runtime = "mpiio"
+	// HDF5 is libhdf5's sec2 driver: its sieve buffer, type-conversion
+	// buffer and chunk cache.
+	HDF5 Runtime = "hdf5"
 )
 
-// Runtimes lists every Runtime, in a stable order.
+// Runtimes lists the runtimes whose one buffer decides their calls
+// (Predict), in a stable order.
 func Runtimes() []Runtime { return []Runtime{Gfortran, Stdio} }
+
+// Libraries lists the I/O libraries whose cases are settings of their
+// own (PredictMPIIO, PredictHDF5), in a stable order.
+func Libraries() []Runtime { return []Runtime{MPIIO, HDF5} }
+
+// IsLibrary reports whether rt is one of Libraries.
+func (rt Runtime) IsLibrary() bool { return rt == MPIIO || rt == HDF5 }
 
 // ParseRuntime parses a runtime's name.
 func ParseRuntime(s string) (Runtime, error) {
-	for _, rt := range Runtimes() {
+	for _, rt := range append(Runtimes(), Libraries()...) {
 		if s == string(rt) {
 			return rt, nil
 		}
@@ -36,7 +50,7 @@ func ParseRuntime(s string) (Runtime, error) {
 
 func runtimeNames() string {
 	var names []string
-	for _, rt := range Runtimes() {
+	for _, rt := range append(Runtimes(), Libraries()...) {
 		names = append(names, string(rt))
 	}
 	return strings.Join(names, ", ")

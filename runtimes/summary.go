@@ -90,6 +90,9 @@ type Summary struct {
 	// CallsAsPredicted: every case's write(2) calls, in every run, were
 	// the ones Predict gives from the runtime's buffering rule.
 	CallsAsPredicted bool `json:"calls_as_predicted"`
+	// Pack is, for MPI-IO, what gathering strided memory cost: the
+	// library's and the writer's typed loop, beside each strided case.
+	Pack []PackCost `json:"pack,omitempty"`
 }
 
 // CaseSummary is one case: measured through the runtime (MiB/s, its
@@ -111,6 +114,18 @@ type CaseSummary struct {
 	// CallsAsPredicted says every run counted exactly Predicted.Count.
 	Predicted        Calls `json:"predicted_calls"`
 	CallsAsPredicted bool  `json:"calls_as_predicted"`
+	// A library's calls outside the data path (HDF5's metadata, OMPIO's
+	// at open): the median counted, and what its rule gives, which may
+	// vary between Min and Max. WriteCalls counts them too; Predicted
+	// does not.
+	OverheadCalls     int64      `json:"overhead_calls,omitempty"`
+	PredictedOverhead *CallRange `json:"predicted_overhead,omitempty"`
+	// Rule names the library's rule behind Predicted; NoRule says why
+	// none models the case (then CallsAsPredicted is false).
+	Rule   string `json:"rule,omitempty"`
+	NoRule string `json:"no_rule,omitempty"`
+	// PackNanos is the MPI-IO writer's median packing time (packed memory).
+	PackNanos int64 `json:"pack_ns,omitempty"`
 	// Gain is this buffer over the runtime's default for the same layout
 	// and byte order; nil for the default itself or without one.
 	Gain *knee.Gain `json:"gain,omitempty"`
@@ -163,6 +178,11 @@ func Summarize(rt Runtime, p Plan, res *Result, sw *Sweep) Summary {
 		sum.CallsAsPredicted = false
 	}
 	sum.compareDefaults(rt, p, bySample, sw)
+	if rt.IsLibrary() {
+		sum.Advice = adviseLibrary(rt, p, sum.Cases, sw)
+		sum.Pack = packCosts(p, sum.Cases)
+		return sum
+	}
 	sum.Advice = advise(rt, p, sum.Cases, sw)
 	return sum
 }
@@ -187,6 +207,10 @@ func summarizeCase(rt Runtime, p Plan, c Case, ss []Sample) CaseSummary {
 	if counted {
 		cs.WriteCalls, cs.MeanCallBytes = int64(knee.Median(calls)), knee.Median(callBytes)
 	}
+	if rt.IsLibrary() {
+		cs.libraryCalls(rt, p, ss, counted)
+		return cs
+	}
 	cs.Predicted = predict(rt, p, c)
 	cs.CallsAsPredicted = counted
 	for _, s := range ss {
@@ -196,8 +220,12 @@ func summarizeCase(rt Runtime, p Plan, c Case, ss []Sample) CaseSummary {
 }
 
 // predict is Predict for case c of plan p; a plan that validated cannot
-// make it fail.
+// make it fail. A library's case without a rule gives no calls.
 func predict(rt Runtime, p Plan, c Case) Calls {
+	if rt.IsLibrary() {
+		lc, _ := predictLibrary(rt, p, c)
+		return lc.Data
+	}
 	pat := Pattern{Bytes: p.Bytes(), BufferBytes: c.BufferBytes, Swap: c.Swap()}
 	if c.Layout == LayoutRecords {
 		pat.RecordBytes = p.RecordBytes
@@ -223,16 +251,16 @@ func (sum *Summary) compareDefaults(rt Runtime, p Plan, samples map[Case][]Sampl
 	}
 	for i := range sum.Cases {
 		cs := &sum.Cases[i]
-		def := Case{Layout: cs.Layout, Convert: cs.Convert, BufferBytes: p.DefaultBuffer, Default: true}
+		def := p.defaultOf(cs.Case)
 		defRuns := rates(samples[def])
 		if !cs.Default && len(defRuns) > 0 {
 			g := knee.CompareGain(rates(samples[cs.Case]), defRuns, fraction)
 			cs.Gain = &g
 		}
-		if sw == nil || len(sw.Points) == 0 {
+		if sw == nil || len(sw.Points) == 0 || cs.Predicted.Count == 0 {
 			continue
 		}
-		cs.Sweep = sw.predict(p.Bytes(), cs, predict(rt, p, def), fraction)
+		cs.Sweep = sw.predict(p.totalBytes(rt), cs, predict(rt, p, def), fraction)
 	}
 }
 

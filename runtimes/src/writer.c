@@ -22,14 +22,7 @@
  * nothing was created); 4 an error after the file was created.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include "procio.h"
 
 #define SWAP_CHUNK 512
 
@@ -37,39 +30,6 @@ static void fail(int status, const char *what)
 {
 	fprintf(stderr, "%s: %s\n", what, errno ? strerror(errno) : "failed");
 	exit(status);
-}
-
-static long long number(const char *s)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < 0) {
-		fprintf(stderr, "bad number %s\n", s);
-		exit(64);
-	}
-	return v;
-}
-
-/* proc_io reads the process's write(2) count and bytes written so far;
- * read(2) only, so it adds no write to what it measures. */
-static void proc_io(long long *syscw, long long *wchar)
-{
-	char text[1024];
-	*syscw = *wchar = -1;
-	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t n = read(fd, text, sizeof text - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	text[n] = 0;
-	char *s = strstr(text, "syscw:"), *w = strstr(text, "wchar:");
-	if (s && w) {
-		*syscw = atoll(s + 6);
-		*wchar = atoll(w + 6);
-	}
 }
 
 /* swap8 reverses each element's bytes, one bswap instruction per
@@ -100,13 +60,6 @@ static int put(FILE *f, const double *p, size_t n, int swap)
 		n -= m;
 	}
 	return 0;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 int main(int argc, char **argv)

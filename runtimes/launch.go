@@ -1,0 +1,89 @@
+package runtimes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Launch is one run of an MPI writer as a job of its own.
+type Launch struct {
+	Bin   string   // the writer
+	Args  []string // its arguments
+	Set   []string // KEY=VALUE to set in its environment, read before MPI_Init
+	Unset []string // variables to remove from it first
+	Ranks int
+}
+
+// Launcher starts an MPI writer as a job of Ranks ranks and returns the
+// text its rank 0 handed back: the report line, or "error:" lines. An
+// MPI-IO component is fixed when MPI starts, so each run needs a job of
+// its own: under mpirun, iobench spawns it (MPI_Comm_spawn); MPIRun
+// starts it with mpirun.
+type Launcher interface {
+	Launch(ctx context.Context, l Launch) ([]byte, error)
+}
+
+// SetLauncher makes w start its writer through l, as MPI-IO's must.
+func (w *Writer) SetLauncher(l Launcher) { w.launcher = l }
+
+// runLaunched is Run for a writer started by a Launcher: the writer
+// reads its data back and removes its files itself; whatever a failed run
+// left is removed here.
+func (w *Writer) runLaunched(ctx context.Context, j Job) (Measurement, error) {
+	path := j.DataFiles(w.rt)[0]
+	l := Launch{Bin: w.bin, Args: w.args(j, path), Set: Settings(w.rt, j), Unset: mpiUnset(os.Environ()), Ranks: max(1, j.Library.Ranks)}
+	w.cur.setFiles(j.DataFiles(w.rt))
+	defer w.cur.clear()
+	out, err := w.launcher.Launch(ctx, l)
+	if err == nil && bytes.HasPrefix(out, []byte("error:")) {
+		err = &WriterError{Runtime: w.rt, Status: -1, Stderr: bounded(out), Err: errors.New("a rank failed")}
+	}
+	var removeErr error
+	for _, p := range j.DataFiles(w.rt) {
+		removeErr = errors.Join(removeErr, removeData(filepath.Dir(p), filepath.Base(p)))
+	}
+	m, err := w.result(ctx, j, out, err)
+	return m, errors.Join(err, removeErr)
+}
+
+// MPIRun is a Launcher that runs the writer under mpirun, for the tests
+// and for a machine where iobench itself runs without MPI.
+type MPIRun struct {
+	Path  string   // mpirun
+	Extra []string // more mpirun flags: --oversubscribe, --allow-run-as-root
+}
+
+// Launch runs the writer and returns its standard output.
+func (m MPIRun) Launch(ctx context.Context, l Launch) ([]byte, error) {
+	args := append([]string{"-np", strconv.Itoa(l.Ranks)}, m.Extra...)
+	for _, kv := range l.Set {
+		k, _, _ := strings.Cut(kv, "=")
+		args = append(args, "-x", k)
+	}
+	cmd := exec.CommandContext(ctx, m.Path, append(append(args, l.Bin), l.Args...)...)
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(l.Unset, k)
+	}), l.Set...)
+	var out, errOut cappedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return nil, &WriterError{Runtime: MPIIO, Status: exitStatus(err), Stderr: bounded(errOut.Bytes()), Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+func exitStatus(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	return -1
+}

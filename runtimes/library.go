@@ -1,0 +1,190 @@
+package runtimes
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/iobench/iobench/convert"
+)
+
+// LibraryPlan is what the libraries' writers need besides a case.
+type LibraryPlan struct {
+	Ranks     int   `json:"ranks,omitempty"`      // mpiio: the writer's ranks
+	Hosts     int   `json:"hosts,omitempty"`      // mpiio: the nodes they run on
+	CallBytes int64 `json:"call_bytes,omitempty"` // mpiio: file bytes per MPI call
+	// Type and Stride are the strided memory of mpiio: every Stride-th
+	// element of type Type (a convert.Type name).
+	Type       string `json:"type,omitempty"`
+	Stride     int    `json:"stride,omitempty"`
+	ChunkBytes int64  `json:"chunk_bytes,omitempty"` // hdf5: the chunked storage's chunk
+	// Recommended is the value of each setting that applies the sweep's
+	// recommendation, which the advice is drawn for.
+	Recommended map[string]int64 `json:"recommended,omitempty"`
+}
+
+// The settings a library case can make (Case.Setting); their values are
+// bytes (Case.BufferBytes).
+const (
+	SettingCBBuffer    = "cb_buffer_size"                  // ROMIO hint
+	SettingIndWrBuffer = "ind_wr_buffer_size"              // ROMIO hint
+	SettingBytesPerAgg = "OMPI_MCA_io_ompio_bytes_per_agg" // OMPIO MCA parameter
+	SettingAlignment   = "H5Pset_alignment"                // threshold and alignment alike
+	SettingSieve       = "H5Pset_sieve_buf_size"
+	SettingTconv       = "H5Pset_buffer"
+)
+
+// SwitchCBWrite is the ROMIO hint that turns two-phase collective
+// buffering on whatever the requests (Case.Switch).
+const SwitchCBWrite = "romio_cb_write=enable"
+
+// MPI-IO's memory layouts (Case.Memory).
+const (
+	MemoryContiguous = "contiguous" // the elements one after the other
+	MemoryStrided    = "strided"    // an MPI_Type_vector: the library gathers
+	MemoryPacked     = "packed"     // the same array gathered by the writer's typed loop, written as bytes
+)
+
+// MPI-IO's file layouts (Case.Layout).
+const (
+	LayoutPerRank Layout = "per-rank" // a file per rank, on MPI_COMM_SELF
+	LayoutShared  Layout = "shared"   // one file on MPI_COMM_WORLD, the ranks' pieces of a call adjacent
+)
+
+// HDF5's storage layouts (Case.Storage).
+const (
+	StorageContiguous = "contiguous"
+	StorageChunked    = "chunked"
+)
+
+// Group is the case without its setting: the cases of one group differ
+// only in what they set, and each gain is over the group's default.
+func (c Case) Group() Case {
+	c.BufferBytes, c.Default, c.Setting, c.Switch = 0, false, "", ""
+	return c
+}
+
+// elemBytes is the strided memory's element size; 0 for contiguous memory.
+func (lp LibraryPlan) elemBytes() int64 {
+	t, err := convert.ParseType(lp.Type)
+	if err != nil {
+		return 0
+	}
+	return int64(t.Size())
+}
+
+// libraryArgs are the writer's arguments for job j on path.
+func (j Job) libraryArgs(rt Runtime, path string) []string {
+	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
+	c, lp := j.Case, j.Library
+	if rt == HDF5 {
+		chunk, tconv, align, sieve := int64(0), int64(0), int64(0), int64(0)
+		if c.Storage == StorageChunked {
+			chunk = lp.ChunkBytes
+		}
+		switch c.Setting {
+		case SettingTconv:
+			tconv = c.BufferBytes
+		case SettingAlignment:
+			align = c.BufferBytes
+		case SettingSieve:
+			sieve = c.BufferBytes
+		}
+		return []string{path, i64(j.Elements), i64(j.RecordBytes), i64(chunk), flag(c.Swap()), i64(tconv), i64(align), i64(sieve), flag(j.Fsync)}
+	}
+	mode := "independent"
+	if c.Collective {
+		mode = "collective"
+	}
+	return []string{strings.TrimSuffix(path, ".dat"), i64(j.Bytes()), i64(lp.CallBytes), string(c.Layout), mode, c.Memory,
+		lp.Type, strconv.Itoa(lp.Stride), flag(j.Fsync), hintList(c)}
+}
+
+// hintList is the case's MPI_Info hints as the writer takes them.
+func hintList(c Case) string {
+	var hints []string
+	if c.Switch != "" {
+		hints = append(hints, c.Switch)
+	}
+	if c.Setting == SettingCBBuffer || c.Setting == SettingIndWrBuffer {
+		hints = append(hints, fmt.Sprintf("%s=%d", c.Setting, c.BufferBytes))
+	}
+	if len(hints) == 0 {
+		return "-"
+	}
+	return strings.Join(hints, ",")
+}
+
+// librarySettings are the environment variables of an MPI-IO case: the
+// component, and the aggregation buffer when the case sets it.
+func librarySettings(j Job) []string {
+	s := []string{"OMPI_MCA_io=" + j.Case.Component}
+	if j.Case.Setting == SettingBytesPerAgg {
+		s = append(s, fmt.Sprintf("OMPI_MCA_io_ompio_bytes_per_agg=%d", j.Case.BufferBytes))
+	}
+	return s
+}
+
+// mpiUnset are the variables a user's environment may hold that would
+// change an MPI-IO case behind its back: every io MCA parameter and
+// ROMIO's hints file.
+func mpiUnset(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "OMPI_MCA_io") || k == "ROMIO_HINTS" {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// DataFiles are the paths job j's writer creates for rt: one file, or
+// for MPI-IO's per-rank layout one per rank.
+func (j Job) DataFiles(rt Runtime) []string {
+	path := filepath.Join(j.Dir, j.Name)
+	if rt != MPIIO || j.Case.Layout != LayoutPerRank {
+		return []string{path}
+	}
+	base := strings.TrimSuffix(path, ".dat")
+	out := make([]string, j.Library.Ranks)
+	for r := range out {
+		out[r] = fmt.Sprintf("%s-r%d.dat", base, r)
+	}
+	return out
+}
+
+// totalBytes is the data all of the job's writer ranks write.
+func (j Job) totalBytes(rt Runtime) int64 {
+	if rt == MPIIO {
+		return j.Bytes() * int64(max(1, j.Library.Ranks))
+	}
+	return j.Bytes()
+}
+
+// validateLibrary checks what a library case needs.
+func (j Job) validateLibrary(rt Runtime) error {
+	c, lp := j.Case, j.Library
+	switch {
+	case rt == HDF5 && c.Storage != StorageContiguous && c.Storage != StorageChunked:
+		return fmt.Errorf("job: hdf5 storage %q", c.Storage)
+	case rt == HDF5 && c.Storage == StorageChunked && (lp.ChunkBytes < ElementBytes || lp.ChunkBytes%ElementBytes != 0):
+		return fmt.Errorf("job: chunk of %d bytes: want a positive multiple of %d", lp.ChunkBytes, ElementBytes)
+	case rt == HDF5:
+		return nil
+	case c.Component != OMPIO && c.Component != ROMIO:
+		return fmt.Errorf("job: MPI-IO component %q", c.Component)
+	case c.Layout != LayoutPerRank && c.Layout != LayoutShared:
+		return fmt.Errorf("job: MPI-IO layout %q", c.Layout)
+	case c.Memory != MemoryContiguous && c.Memory != MemoryStrided && c.Memory != MemoryPacked:
+		return fmt.Errorf("job: MPI-IO memory %q", c.Memory)
+	case lp.Ranks < 1 || lp.Stride < 1 || lp.elemBytes() == 0:
+		return fmt.Errorf("job: %d ranks, stride %d, type %q", lp.Ranks, lp.Stride, lp.Type)
+	case lp.CallBytes < 1 || lp.CallBytes > 1<<30 || lp.CallBytes%lp.elemBytes() != 0 || j.Bytes()%lp.elemBytes() != 0:
+		return fmt.Errorf("job: calls of %d bytes: want at most 1 GiB, whole %s elements", lp.CallBytes, lp.Type)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package runtimes
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/iobench"
+)
+
+// libraryPlan is one round of cases on dir, small data.
+func libraryPlan(t *testing.T, dir string, cases []Case, elements int64, lp LibraryPlan) Plan {
+	prefix, err := iobench.UniquePrefix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Plan{Dir: dir, Prefix: prefix, Elements: elements, RecordBytes: kib, CaseList: cases, Library: lp, Rounds: 1, Seed: 1,
+		Fsync: true, Sync: iobench.SyncNone}
+}
+
+// checkLibraryCalls runs the plan and holds every case's calls to its
+// rule: the data's exactly, the overhead's within its range.
+func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) {
+	t.Helper()
+	res, err := w.Measure(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := Summarize(rt, p, res, nil)
+	if len(sum.Cases) != len(p.CaseList) {
+		t.Fatalf("%d of %d cases summarized", len(sum.Cases), len(p.CaseList))
+	}
+	for _, cs := range sum.Cases {
+		if cs.CallsAsPredicted {
+			continue
+		}
+		o := cs.PredictedOverhead
+		if o == nil {
+			o = &CallRange{}
+		}
+		t.Errorf("%+v: measured %d calls (%d overhead), predicted %d for the data (%s) + %d..%d overhead %s",
+			cs.Case, cs.WriteCalls, cs.OverheadCalls, cs.Predicted.Count, cs.Rule, o.Min, o.Max, cs.NoRule)
+	}
+	if entries, _ := os.ReadDir(p.Dir); len(entries) != 0 {
+		t.Errorf("%d files left in %s", len(entries), p.Dir)
+	}
+}
+
+// TestHDF5CallsMatchRules: every case of an HDF5 plan, on the disk and on
+// tmpfs, with chunks that fit the chunk cache and chunks that do not.
+func TestHDF5CallsMatchRules(t *testing.T) {
+	if _, err := os.Stat("/proc/self/io"); err != nil {
+		t.Skip("no /proc/self/io to count write(2) calls")
+	}
+	w := writerFor(t, HDF5)
+	ch := HDF5Choice{Storages: []string{StorageContiguous, StorageChunked}, Layouts: []Layout{LayoutArray, LayoutRecords},
+		Orders: []convert.Order{convert.Native, convert.BigEndian}, Recommended: map[string]int64{SettingAlignment: 256 * kib, SettingSieve: 256 * kib, SettingTconv: 256 * kib}}
+	cases, _ := HDF5Cases(ch)
+	for fs, dir := range dataDirs(t) {
+		for _, chunk := range []int64{256 * kib, 2 * mib} {
+			t.Run(fmt.Sprintf("%s/chunk%d", fs, chunk), func(t *testing.T) {
+				checkLibraryCalls(t, HDF5, w, libraryPlan(t, dir, cases, mib, LibraryPlan{ChunkBytes: chunk}))
+			})
+		}
+	}
+}
+
+// mpirunFor is an MPIRun launcher, or a skip where Open MPI is missing.
+func mpirunFor(t *testing.T) MPIRun {
+	path, err := exec.LookPath("mpirun")
+	if err != nil {
+		t.Skip("no mpirun")
+	}
+	t.Setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none") // containers forbid ptrace's single copy
+	extra := []string{"--oversubscribe", "--bind-to", "none"}
+	if os.Geteuid() == 0 {
+		extra = append(extra, "--allow-run-as-root")
+	}
+	return MPIRun{Path: path, Extra: extra}
+}
+
+// TestMPIIOCallsMatchRules: every case of an MPI-IO plan on 3 ranks, both
+// components, on the disk and on tmpfs; small buffers, so that each rule
+// cuts the calls.
+func TestMPIIOCallsMatchRules(t *testing.T) {
+	if _, err := os.Stat("/proc/self/io"); err != nil {
+		t.Skip("no /proc/self/io to count write(2) calls")
+	}
+	if testing.Short() {
+		t.Skip("-short: 84 MPI jobs take about a minute")
+	}
+	launcher := mpirunFor(t)
+	w := writerFor(t, MPIIO)
+	w.SetLauncher(launcher) // the MPI-IO writer runs only under a launcher
+	ch := MPIIOChoice{Components: []string{OMPIO, ROMIO}, Layouts: []Layout{LayoutPerRank, LayoutShared}, Collective: []bool{false, true},
+		Memories: []string{MemoryContiguous, MemoryStrided}, Ranks: 3,
+		Recommended: map[string]int64{SettingCBBuffer: mib, SettingIndWrBuffer: 256 * kib, SettingBytesPerAgg: 2 * mib, SwitchCBWrite: 0}}
+	cases, _ := MPIIOCases(ch)
+	lp := LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: mib, Type: "int32", Stride: 2}
+	for fs, dir := range dataDirs(t) {
+		t.Run(fs, func(t *testing.T) {
+			t.Parallel() // each run waits mostly for MPI to start
+			checkLibraryCalls(t, MPIIO, w, libraryPlan(t, dir, cases, 4*mib/ElementBytes+512, lp))
+		})
+	}
+}

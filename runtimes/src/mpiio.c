@@ -1,0 +1,389 @@
+/* iobench's MPI-IO writer (package runtimes embeds it; compiled with the
+ * MPI C compiler).
+ *
+ * Every rank writes RANK_BYTES file bytes through MPI-IO in calls of
+ * CALL_BYTES file bytes, so that the MPI library (OMPIO or ROMIO, chosen
+ * by OMPI_MCA_io before MPI_Init), not iobench, decides the write(2)
+ * calls, and each rank counts its calls in /proc/self/io.
+ *
+ *   mpiio PATH RANK_BYTES CALL_BYTES FILE MODE MEMORY TYPE STRIDE FSYNC HINTS
+ *
+ * FILE per-rank: rank r writes PATH-r<r>.dat on MPI_COMM_SELF; shared: all
+ * write PATH.dat on MPI_COMM_WORLD, call k of rank r at (k*P + r)*CALL_BYTES
+ * (IOR's segments: the ranks' pieces of one call are adjacent).
+ * MODE independent (MPI_File_write_at) or collective (_write_at_all).
+ * MEMORY contiguous: the elements lie one after the other; strided: every
+ * STRIDE-th element of an array, passed as an MPI_Type_vector so that the
+ * library gathers them; packed: the same strided array gathered by a typed
+ * loop into a contiguous buffer (timed apart as pack_ns), then written as
+ * bytes, the way iobench's packer does it.
+ * TYPE int32, int64, float32 or float64: the element. FSYNC 1:
+ * MPI_File_sync before close, inside the timing. HINTS "-" or
+ * key=value,key=value: the MPI_Info given to MPI_File_open.
+ *
+ * The timed span is open to close on each rank, after a barrier; the
+ * process's write(2)-family calls (syscw, wchar: every thread, so OMPIO's
+ * aio helpers count too) are read just outside it and just after the open,
+ * which is where a library's own bookkeeping writes happen. Afterwards
+ * every rank reads back its first and last element and removes its file
+ * (rank 0 the shared one).
+ *
+ * Output from rank 0, one line:
+ *   elapsed_ns=N syscw=N wchar=N bytes=N elements=N convert=native ranks=P
+ *   overhead_syscw=N overhead_wchar=N pack_ns=N rank_syscw=a,b,...
+ * elapsed_ns is the slowest rank's span; calls and bytes are summed over
+ * ranks; overhead_* are those made inside MPI_File_open; pack_ns is the
+ * slowest rank's packing time. A failure prints "error: rank R: ..." lines
+ * instead. Started by MPI_Comm_spawn, rank 0 sends the text to the
+ * parent's rank 0 (tag 0) instead of printing it.
+ * Exit status (not spawned): 0 done; 64 usage; 65 no data file could be
+ * created; 4 an error after a file was created.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include "procio.h"
+
+#define MSG 512
+
+static int rank, nprocs;
+static int status;      /* 0, 65 (not created) or 4 */
+static char errmsg[MSG]; /* this rank's first error */
+
+static void fail_rank(int st, const char *fmt, const char *what, int rc)
+{
+	char text[MPI_MAX_ERROR_STRING] = "";
+	int len = 0;
+	if (status)
+		return;
+	if (rc != MPI_SUCCESS)
+		MPI_Error_string(rc, text, &len);
+	status = st;
+	snprintf(errmsg, sizeof errmsg, fmt, what, text);
+}
+
+static void usage(const char *why)
+{
+	if (rank == 0)
+		fprintf(stderr, "%s\nusage: mpiio PATH RANK_BYTES CALL_BYTES per-rank|shared independent|collective "
+			"contiguous|strided|packed int32|int64|float32|float64 STRIDE FSYNC HINTS\n", why);
+	MPI_Finalize();
+	exit(64);
+}
+
+static long long mpi_number(const char *s)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < 0)
+		usage("bad number");
+	return v;
+}
+
+/* elem is one element type: its MPI name and how to make and compare a
+ * value, so that the check after the run sees the gathered elements. */
+struct elem {
+	const char *name;
+	MPI_Datatype type;
+	int size;
+};
+
+static struct elem elem_of(const char *name)
+{
+	struct elem e = {name, MPI_DATATYPE_NULL, 0};
+	if (!strcmp(name, "int32"))
+		e.type = MPI_INT32_T, e.size = 4;
+	else if (!strcmp(name, "int64"))
+		e.type = MPI_INT64_T, e.size = 8;
+	else if (!strcmp(name, "float32"))
+		e.type = MPI_FLOAT, e.size = 4;
+	else if (!strcmp(name, "float64"))
+		e.type = MPI_DOUBLE, e.size = 8;
+	else
+		usage("bad TYPE");
+	return e;
+}
+
+/* value is file element j of this rank, in the element's own bytes. */
+static void value(const struct elem *e, long long j, void *dst)
+{
+	long long v = j + 1 + (long long)rank * 1000003;
+	int32_t i4 = (int32_t)v;
+	int64_t i8 = v;
+	float f4 = (float)(v % 16777216);
+	double f8 = (double)v;
+	const void *src = e->size == 4 ? (e->type == MPI_FLOAT ? (void *)&f4 : (void *)&i4)
+				       : (e->type == MPI_DOUBLE ? (void *)&f8 : (void *)&i8);
+	memcpy(dst, src, e->size);
+}
+
+/* gather copies n elements of size esize, every stride-th of src, into dst:
+ * one typed loop per element size, no call per element. */
+static void gather(void *dst, const void *src, size_t n, int esize, long long stride)
+{
+	if (esize == 4) {
+		const uint32_t *s = src;
+		uint32_t *d = dst;
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[(size_t)stride * i];
+		return;
+	}
+	const uint64_t *s = src;
+	uint64_t *d = dst;
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[(size_t)stride * i];
+}
+
+struct job {
+	char path[4096];
+	long long rank_bytes, call, stride;
+	int shared, collective, fsync;
+	const char *memory;
+	struct elem e;
+	MPI_Info info;
+};
+
+static void parse_hints(struct job *j, char *hints)
+{
+	j->info = MPI_INFO_NULL;
+	if (!strcmp(hints, "-"))
+		return;
+	MPI_Info_create(&j->info);
+	for (char *kv = strtok(hints, ","); kv; kv = strtok(NULL, ",")) {
+		char *eq = strchr(kv, '=');
+		if (!eq || eq == kv)
+			usage("bad HINTS: want key=value,key=value or -");
+		*eq = 0;
+		MPI_Info_set(j->info, kv, eq + 1);
+	}
+}
+
+static void parse(struct job *j, int argc, char **argv)
+{
+	if (argc != 11)
+		usage("wrong number of arguments");
+	j->rank_bytes = mpi_number(argv[2]);
+	j->call = mpi_number(argv[3]);
+	j->shared = !strcmp(argv[4], "shared");
+	if (!j->shared && strcmp(argv[4], "per-rank"))
+		usage("bad FILE");
+	j->collective = !strcmp(argv[5], "collective");
+	if (!j->collective && strcmp(argv[5], "independent"))
+		usage("bad MODE");
+	j->memory = argv[6];
+	if (strcmp(j->memory, "contiguous") && strcmp(j->memory, "strided") && strcmp(j->memory, "packed"))
+		usage("bad MEMORY");
+	j->e = elem_of(argv[7]);
+	j->stride = mpi_number(argv[8]);
+	j->fsync = mpi_number(argv[9]) == 1;
+	if (j->rank_bytes < 1 || j->call < 1 || j->stride < 1 || j->rank_bytes % j->e.size || j->call % j->e.size ||
+	    j->call > (1LL << 30))
+		usage("RANK_BYTES and CALL_BYTES: positive multiples of the element size, CALL_BYTES at most 1 GiB; STRIDE at least 1");
+	if (!strcmp(j->memory, "contiguous"))
+		j->stride = 1;
+	if (j->shared)
+		snprintf(j->path, sizeof j->path, "%s.dat", argv[1]);
+	else
+		snprintf(j->path, sizeof j->path, "%s-r%d.dat", argv[1], rank);
+	parse_hints(j, argv[10]);
+}
+
+/* source is the rank's array: file element j at index j*stride, the
+ * elements between them (never written) set apart. */
+static unsigned char *source(const struct job *j)
+{
+	long long n = j->rank_bytes / j->e.size;
+	size_t bytes = (size_t)((n - 1) * j->stride + 1) * j->e.size;
+	unsigned char *src = malloc(bytes);
+	if (!src)
+		return NULL;
+	memset(src, 0xee, bytes);
+	for (long long k = 0; k < n; k++)
+		value(&j->e, k, src + (size_t)(k * j->stride) * j->e.size);
+	return src;
+}
+
+/* vector is the memory type of a call of n elements: a contiguous count
+ * of bytes, or every stride-th element. */
+static MPI_Datatype vector(const struct job *j, long long n, int *count)
+{
+	MPI_Datatype t;
+	if (strcmp(j->memory, "strided")) {
+		*count = (int)(n * j->e.size);
+		return MPI_BYTE;
+	}
+	MPI_Type_vector((int)n, 1, (int)j->stride, j->e.type, &t);
+	MPI_Type_commit(&t);
+	*count = 1;
+	return t;
+}
+
+struct counts {
+	long long syscw, wchar, open_syscw, open_wchar, elapsed, pack;
+};
+
+/* write_all is the timed span: open, every call, sync, close. */
+static void write_all(struct job *j, const unsigned char *src, unsigned char *stage, struct counts *c)
+{
+	long long s0, w0, s1, w1, s2, w2;
+	long long n = j->rank_bytes / j->e.size, per = j->call / j->e.size;
+	MPI_File fh;
+	MPI_Barrier(MPI_COMM_WORLD);
+	proc_io(&s0, &w0);
+	int64_t t0 = now_ns();
+	int rc = MPI_File_open(j->shared ? MPI_COMM_WORLD : MPI_COMM_SELF, j->path,
+			       MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, j->info, &fh);
+	proc_io(&s1, &w1);
+	if (rc != MPI_SUCCESS)
+		fail_rank(65, "MPI_File_open %s: %s", j->path, rc);
+	for (long long first = 0, k = 0; first < n; first += per, k++) {
+		long long m = n - first < per ? n - first : per;
+		MPI_Offset off = j->shared ? ((MPI_Offset)k * nprocs + rank) * j->call : (MPI_Offset)k * j->call;
+		const void *p = src + (size_t)(first * j->stride) * j->e.size;
+		int count;
+		MPI_Datatype t = vector(j, m, &count);
+		if (!strcmp(j->memory, "packed")) {
+			int64_t p0 = now_ns();
+			gather(stage, p, (size_t)m, j->e.size, j->stride);
+			c->pack += now_ns() - p0;
+			p = stage;
+		}
+		MPI_Status st;
+		int got = 0;
+		if (rc == MPI_SUCCESS) {
+			int wrc = j->collective ? MPI_File_write_at_all(fh, off, p, count, t, &st)
+						: MPI_File_write_at(fh, off, p, count, t, &st);
+			if (wrc != MPI_SUCCESS)
+				fail_rank(4, "%s: %s", "MPI_File_write_at", wrc);
+			else if (MPI_Get_count(&st, MPI_BYTE, &got), got != m * j->e.size)
+				fail_rank(4, "%s: a short write%s", "MPI_File_write_at", MPI_SUCCESS);
+		}
+		if (t != MPI_BYTE)
+			MPI_Type_free(&t);
+	}
+	if (rc == MPI_SUCCESS && j->fsync && (rc = MPI_File_sync(fh)) != MPI_SUCCESS)
+		fail_rank(4, "%s: %s", "MPI_File_sync", rc);
+	if (status != 65 && (rc = MPI_File_close(&fh)) != MPI_SUCCESS)
+		fail_rank(4, "%s: %s", "MPI_File_close", rc);
+	int64_t t1 = now_ns();
+	proc_io(&s2, &w2);
+	c->elapsed = t1 - t0;
+	c->syscw = s0 >= 0 && s2 >= 0 ? s2 - s0 : -1;
+	c->wchar = s0 >= 0 && s2 >= 0 ? w2 - w0 : -1;
+	c->open_syscw = s0 >= 0 && s1 >= 0 ? s1 - s0 : -1;
+	c->open_wchar = s0 >= 0 && s1 >= 0 ? w1 - w0 : -1;
+}
+
+/* check reads back this rank's first and last element, then removes the
+ * rank's file (rank 0 the shared one, once every rank has read). */
+static void check(const struct job *j)
+{
+	long long n = j->rank_bytes / j->e.size, per = j->call / j->e.size;
+	if (status != 65) {
+		int fd = open(j->path, O_RDONLY | O_CLOEXEC);
+		long long ends[2] = {0, n - 1};
+		for (int i = 0; i < 2 && fd >= 0; i++) {
+			long long k = ends[i] / per, in = ends[i] % per;
+			long long off = j->shared ? (k * nprocs + rank) * j->call : k * j->call;
+			unsigned char got[8], want[8];
+			value(&j->e, ends[i], want);
+			if (pread(fd, got, j->e.size, off + in * j->e.size) != j->e.size || memcmp(got, want, j->e.size))
+				fail_rank(4, "%s holds other data than was written%s", j->path, MPI_SUCCESS);
+		}
+		if (fd < 0)
+			fail_rank(4, "%s cannot be read back%s", j->path, MPI_SUCCESS);
+		else
+			close(fd);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (status != 65 && (!j->shared || rank == 0))
+		unlink(j->path);
+}
+
+/* report gathers every rank's counts and status at rank 0 and builds
+ * the text the writer hands back. */
+static char *report(const struct job *j, const struct counts *c)
+{
+	long long mine[7] = {c->syscw, c->wchar, c->open_syscw, c->open_wchar, c->elapsed, c->pack, status};
+	long long *all = rank == 0 ? malloc(sizeof mine * nprocs) : NULL;
+	char *msgs = rank == 0 ? malloc((size_t)MSG * nprocs) : NULL;
+	MPI_Gather(mine, 7, MPI_LONG_LONG, all, 7, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+	MPI_Gather(errmsg, MSG, MPI_CHAR, msgs, MSG, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (rank != 0)
+		return NULL;
+	size_t cap = 512 + (size_t)nprocs * (MSG + 24);
+	char *text = malloc(cap);
+	size_t at = 0;
+	long long sum[4] = {0}, slowest = 0, pack = 0, failed = 0;
+	for (int r = 0; r < nprocs; r++) {
+		long long *v = all + 7 * r;
+		if (v[6]) {
+			at += snprintf(text + at, cap - at, "error: rank %d: %s\n", r, msgs + (size_t)MSG * r);
+			failed = failed > v[6] ? failed : v[6];
+		}
+		for (int i = 0; i < 4; i++)
+			sum[i] = sum[i] < 0 || v[i] < 0 ? -1 : sum[i] + v[i];
+		slowest = v[4] > slowest ? v[4] : slowest;
+		pack = v[5] > pack ? v[5] : pack;
+	}
+	if (!failed) {
+		at += snprintf(text + at, cap - at, "elapsed_ns=%lld syscw=%lld wchar=%lld bytes=%lld elements=%lld convert=native ranks=%d "
+			       "overhead_syscw=%lld overhead_wchar=%lld pack_ns=%lld rank_syscw=", slowest, sum[0], sum[1],
+			       j->rank_bytes * nprocs, j->rank_bytes / j->e.size * nprocs, nprocs, sum[2], sum[3], pack);
+		for (int r = 0; r < nprocs; r++)
+			at += snprintf(text + at, cap - at, "%s%lld", r ? "," : "", all[7 * r]);
+		snprintf(text + at, cap - at, "\n");
+	}
+	free(all);
+	free(msgs);
+	return text;
+}
+
+/* hand_back sends the text to the parent that spawned the writer, or
+ * prints it; the exit status is the worst rank's. */
+static int hand_back(char *text)
+{
+	MPI_Comm parent;
+	int worst = status;
+	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL) {
+		if (rank == 0)
+			MPI_Send(text, (int)strlen(text) + 1, MPI_CHAR, 0, 0, parent);
+		MPI_Comm_disconnect(&parent);
+		return 0;
+	}
+	if (rank == 0) {
+		fputs(text, worst ? stderr : stdout);
+		fflush(stdout);
+	}
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	struct job j;
+	struct counts c = {0};
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	parse(&j, argc, argv);
+	unsigned char *src = source(&j), *stage = malloc(j.call);
+	int ok = src && stage, all_ok = 0;
+	/* every rank must take the same path: the shared file's open is collective */
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok)
+		fail_rank(65, "%s%s", "a rank cannot allocate its array", MPI_SUCCESS);
+	else
+		write_all(&j, src, stage, &c);
+	check(&j);
+	char *text = report(&j, &c);
+	int code = hand_back(text);
+	free(text);
+	free(src);
+	free(stage);
+	if (j.info != MPI_INFO_NULL)
+		MPI_Info_free(&j.info);
+	MPI_Finalize();
+	return code;
+}
