@@ -61,6 +61,15 @@
 // lost. The binary defines pwrite and pwritev, which the library's calls
 // bind to, and they note the errno on the calling thread (watch_cgo.c).
 //
+// # Jobs of their own
+//
+// Spawn starts an MPI program as a job of its own (MPI_Comm_spawn from
+// the calling rank) and returns the text its rank 0 sends back: iobench's
+// MPI-IO writer runs that way, since an MPI-IO component is chosen when
+// MPI starts. IdleBarrier lets ranks wait for a long one without spinning
+// on the CPUs the job needs. Without the mpi tag Spawn returns
+// ErrNeedsMPIBuild.
+//
 // # The MPI tree
 //
 // Everything MPI lives under this directory: this package is the binding
