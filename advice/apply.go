@@ -72,11 +72,59 @@ type Apply struct {
 	// did measure.
 	Measured bool   `json:"measured"`
 	Note     string `json:"note"`
+	// Gain is what the runtime check measured with this value, when it
+	// ran it (Measured).
+	Gain *MeasuredGain `json:"gain,omitempty"`
 	// Comment is a few words to print beside the setting in a shell
 	// block (which case it is for, a memory cost, no change needed); Note
 	// holds everything it says.
 	Comment string `json:"-"`
 }
+
+// MeasuredGain is what a runtime check measured with an apply row's
+// value: the gain over the runtime's default, its interval, and where.
+type MeasuredGain struct {
+	Ratio       float64 `json:"ratio"`
+	Low         float64 `json:"low"`
+	High        float64 `json:"high"`
+	Significant bool    `json:"significant"`
+	Case        string  `json:"case"` // the case it was measured in: "romio321 shared collective strided"
+}
+
+// The libraries' settings, by the names LibraryValues gives them.
+const (
+	SettingCBBuffer    = "cb_buffer_size"                  // ROMIO hint: each aggregator's collective buffer
+	SettingIndWrBuffer = "ind_wr_buffer_size"              // ROMIO hint: independent noncontiguous writes' buffer
+	SettingBytesPerAgg = "OMPI_MCA_io_ompio_bytes_per_agg" // OMPIO: each aggregator's buffer
+	SettingAlignment   = "H5Pset_alignment"                // HDF5: threshold and alignment alike
+	SettingSieve       = "H5Pset_sieve_buf_size"           // HDF5: the contiguous dataset's sieve buffer
+	SettingTconv       = "H5Pset_buffer"                   // HDF5: the type-conversion buffer
+)
+
+// Library defaults HowToApply never lowers (HDF5's: H5Pfapl.c, H5Dprivate.h).
+const (
+	hdf5SieveDefault = 64 << 10
+	hdf5TconvDefault = 1 << 20
+)
+
+// LibraryValues are the values the apply block gives the libraries'
+// settings for f, by setting: each at least its library's default and on
+// the file system's boundary (the stripe on Lustre, whole blocks on
+// GPFS, else the buffer). The sieve and type-conversion buffers have
+// rows only where a runtime check showed they matter. Nil without a knee.
+func LibraryValues(f ApplyFacts) map[string]int64 {
+	a, ok := newApplier(f)
+	if !ok {
+		return nil
+	}
+	unit := a.alignment()
+	return map[string]int64{SettingCBBuffer: a.atLeast(romioCBDefault, unit), SettingIndWrBuffer: a.atLeast(romioIndWrDefault, unit),
+		SettingBytesPerAgg: a.atLeast(ompioBytesPerAgg, unit), SettingAlignment: unit,
+		SettingSieve: a.atLeast(hdf5SieveDefault, unit), SettingTconv: a.atLeast(hdf5TconvDefault, unit)}
+}
+
+// atLeast is the buffer, raised to def, on the boundary unit.
+func (a applier) atLeast(def, unit int64) int64 { return roundUp(max(a.b, def), unit) }
 
 // ApplyFacts are what the values are derived from.
 type ApplyFacts struct {
@@ -101,17 +149,10 @@ type ApplyFacts struct {
 // systems. No value is below the runtime's default. Without a knee there
 // is nothing to apply: nil.
 func HowToApply(f ApplyFacts) []Apply {
-	if f.Buffer <= 0 {
-		f.Buffer = f.Knee
-	}
-	if f.Buffer <= 0 {
+	a, ok := newApplier(f)
+	if !ok {
 		return nil
 	}
-	if f.Knee <= 0 {
-		f.Knee = f.Buffer
-	}
-	a := applier{f: f, b: f.Buffer, k: f.Knee}
-	a.stripe = a.lustreStripe()
 	unit := a.alignment()
 	var out []Apply
 	out = append(out, a.libgfortran()...)
@@ -121,6 +162,23 @@ func HowToApply(f ApplyFacts) []Apply {
 	out = append(out, a.ompio(unit), a.hdf5(unit), a.pnetcdf(unit))
 	out = append(out, a.lustre()...)
 	return append(out, a.gpfs()...)
+}
+
+// newApplier completes f (a missing knee or buffer is the other); false
+// when it has neither.
+func newApplier(f ApplyFacts) (applier, bool) {
+	if f.Buffer <= 0 {
+		f.Buffer = f.Knee
+	}
+	if f.Buffer <= 0 {
+		return applier{}, false
+	}
+	if f.Knee <= 0 {
+		f.Knee = f.Buffer
+	}
+	a := applier{f: f, b: f.Buffer, k: f.Knee}
+	a.stripe = a.lustreStripe()
+	return a, true
 }
 
 // applier derives the settings from one set of facts.
@@ -306,8 +364,7 @@ func (a applier) stdio() Apply {
 // is already at or above the value is kept. striping_unit only on Lustre:
 // ROMIO's GPFS driver cannot change the block size.
 func (a applier) romio(unit int64) []Apply {
-	cb := roundUp(max(a.b, romioCBDefault), unit)
-	ind := roundUp(max(a.b, romioIndWrDefault), unit)
+	cb, ind := a.atLeast(romioCBDefault, unit), a.atLeast(romioIndWrDefault, unit)
 	keys := [][2]string{{"cb_buffer_size", bytesValue(cb)}, {"ind_wr_buffer_size", bytesValue(ind)}}
 	striping := ""
 	if a.onLustre() {
@@ -329,7 +386,7 @@ func (a applier) romio(unit int64) []Apply {
 }
 
 func (a applier) ompio(unit int64) Apply {
-	v := roundUp(max(a.b, ompioBytesPerAgg), unit)
+	v := a.atLeast(ompioBytesPerAgg, unit)
 	note, comment := "Each aggregator's collective buffer in Open MPI's ompio (default 32 MiB)", "each aggregator's buffer"
 	if v == ompioBytesPerAgg {
 		note += ": the default already reaches the knee, no change is needed"

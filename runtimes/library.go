@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/convert"
 )
 
@@ -27,13 +28,14 @@ type LibraryPlan struct {
 
 // The settings a library case can make (Case.Setting); their values are
 // bytes (Case.BufferBytes).
+// They are the names advice.LibraryValues gives the recommended values.
 const (
-	SettingCBBuffer    = "cb_buffer_size"                  // ROMIO hint
-	SettingIndWrBuffer = "ind_wr_buffer_size"              // ROMIO hint
-	SettingBytesPerAgg = "OMPI_MCA_io_ompio_bytes_per_agg" // OMPIO MCA parameter
-	SettingAlignment   = "H5Pset_alignment"                // threshold and alignment alike
-	SettingSieve       = "H5Pset_sieve_buf_size"
-	SettingTconv       = "H5Pset_buffer"
+	SettingCBBuffer    = advice.SettingCBBuffer    // ROMIO hint
+	SettingIndWrBuffer = advice.SettingIndWrBuffer // ROMIO hint
+	SettingBytesPerAgg = advice.SettingBytesPerAgg // OMPIO MCA parameter
+	SettingAlignment   = advice.SettingAlignment   // threshold and alignment alike
+	SettingSieve       = advice.SettingSieve
+	SettingTconv       = advice.SettingTconv
 )
 
 // SwitchCBWrite is the ROMIO hint that turns two-phase collective
