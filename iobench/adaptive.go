@@ -95,16 +95,15 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 	if est.Established {
 		a.lastKnee = est.WriteSize
 	}
-	var want []int64
 	switch {
 	case confirmed && round >= MinAutoRounds:
 		return a.stop(StopEstablished)
 	case !est.Found && round >= MinAutoRounds:
 		return a.stop(StopNoKnee)
-	case round < MinAutoRounds:
-		return a.withReferences(nearKnee(runs, est, a.cfg.Sizes))
-	default:
-		want = append(slices.Clone(est.Deciding), plateauSizes(runs, est)...)
+	}
+	want := a.wanted(runs, est, round)
+	if round < MinAutoRounds {
+		return want
 	}
 	switch {
 	case len(want) == 0:
@@ -117,6 +116,29 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 		return a.stop(StopBudget)
 	}
 	return want
+}
+
+// wanted are the sizes of the round after round, the time budget and an
+// established knee aside; nil when no knee is found after the first
+// MinAutoRounds.
+func (a *autoRounds) wanted(runs []knee.Runs, est knee.Estimate, round int) []int64 {
+	switch {
+	case round < MinAutoRounds:
+		return a.withReferences(nearKnee(runs, est, a.cfg.Sizes))
+	case !est.Found:
+		return nil
+	}
+	return append(slices.Clone(est.Deciding), plateauSizes(runs, est)...)
+}
+
+// Foresee is the sizes an adaptive sweep of c would run after round,
+// from the samples so far, were the time budget no bound; nil when the
+// rounds would stop for want of a knee. A progress display forecasts the
+// rounds with it; the sweep decides in next, by the same rules.
+func Foresee(c Config, samples []Sample, round int) []int64 {
+	a := &autoRounds{cfg: c}
+	runs := a.runs(samples)
+	return a.wanted(runs, knee.EstimateKnee(runs, c.fraction()), round)
 }
 
 func (a *autoRounds) stop(why string) []int64 {
