@@ -32,6 +32,7 @@ type reportJSON struct {
 	Warnings       []string               `json:"warnings"`
 	Incomplete     bool                   `json:"incomplete"`
 	Error          string                 `json:"error,omitempty"`
+	ETAError       *ETAError              `json:"eta_error,omitempty"`
 }
 
 // MarshalJSON writes the report's JSON document.
@@ -41,7 +42,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		Knee: s.Knee, ReadKnee: s.ReadKnee, KneeStability: s.KneeStability, Adaptive: r.Adaptive,
 		Recommendation: s.Recommendation, MPI: r.MPI, Jobs: r.Jobs, Variants: s.Variants, Ratios: s.Ratios,
 		KeptFile: r.KeptFile, LeftFiles: r.LeftFiles, Verified: r.Verified, Warnings: r.AllWarnings(),
-		Incomplete: r.Incomplete, Error: r.Error})
+		Incomplete: r.Incomplete, Error: r.Error, ETAError: r.ETAError})
 }
 
 // UnmarshalJSON reads a report's JSON document. Its warnings that the
@@ -56,7 +57,7 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 		Recommendation: d.Recommendation, Variants: d.Variants, Ratios: d.Ratios, Warnings: summaryWarnings(d.Knee)}
 	*r = Report{Header: d.Header, Config: d.Config, WarmupRan: d.WarmupRan, Summary: s, Adaptive: d.Adaptive,
 		MPI: d.MPI, Jobs: d.Jobs, KeptFile: d.KeptFile, LeftFiles: d.LeftFiles, Verified: d.Verified,
-		Warnings: runWarnings(d.Warnings, s.Warnings), Incomplete: d.Incomplete, Error: d.Error}
+		Warnings: runWarnings(d.Warnings, s.Warnings), Incomplete: d.Incomplete, Error: d.Error, ETAError: d.ETAError}
 	return nil
 }
 

@@ -23,6 +23,8 @@ type RuntimeReport struct {
 	Warnings   []string          `json:"warnings"`
 	Incomplete bool              `json:"incomplete"`
 	Error      string            `json:"error,omitempty"`
+	// ETAError is how far the progress display's time left was off.
+	ETAError *ETAError `json:"eta_error,omitempty"`
 
 	// Adaptive is what --repeat auto did; nil for fixed rounds.
 	Adaptive *runtimes.Adaptive `json:"adaptive,omitempty"`

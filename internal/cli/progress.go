@@ -4,53 +4,84 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/units"
 )
 
-// liveObserver prints one line per finished run on stderr and, on a
-// terminal, keeps a progress bar below them. The bar polls the runner's
-// byte counter, so the timed loop only stores one integer per write. It
-// follows the plan as the engine announces it: an adaptive sweep's bar
-// grows by each round it adds, and its time left is bounded by the budget.
-type liveObserver struct {
-	w      io.Writer
-	runner progressSource
-	cfg    iobench.Config
-	runs   int // runs of a fixed plan
-	// budgetRounds sets an adaptive plan's default budget: this many
-	// times the first round.
-	budgetRounds int
-	mu           sync.Mutex
-	bar          *progressbar.ProgressBar
-	planned      int   // runs announced so far
-	round        int   // the round running
-	roundN       int   // runs in the round running
-	base         int64 // bytes of the runs already finished
-	inRun        bool  // a timed run is moving bytes: count the runner's progress
-	current      string
-	start        time.Time
-	round2       time.Time // when round 2 was planned: round 1's end
-	shown        int64     // bar position, in barSteps: never moves back
-	done         chan struct{}
-	stopped      sync.Once
+// progressMode is how a command shows its progress on stderr.
+type progressMode string
+
+const (
+	progressAuto   progressMode = "auto"   // bar on a terminal, else lines
+	progressBar    progressMode = "bar"    // run lines with a bar below them
+	progressLines  progressMode = "lines"  // a line per run and per round
+	progressRounds progressMode = "rounds" // a line per round, for logs
+	progressNone   progressMode = "none"
+)
+
+// parseProgress reads --progress; --no-progress keeps the lines but
+// never draws a bar.
+func parseProgress(s string, noBar bool) (progressMode, error) {
+	m := progressMode(s)
+	switch m {
+	case "":
+		m = progressAuto
+	case progressAuto, progressBar, progressLines, progressRounds, progressNone:
+	default:
+		return "", fmt.Errorf("--progress: %q is not auto, bar, lines, rounds or none", s)
+	}
+	if noBar && (m == progressAuto || m == progressBar) {
+		m = progressLines
+	}
+	return m, nil
 }
 
-// barSteps is the bar's resolution. The bar shows the share done of the
-// plan as known now; an adaptive plan grows, so the share can shrink, and
-// the bar then waits until it catches up rather than going back.
-const barSteps = 10000
+// resolve is the mode on w: auto draws a bar only on a terminal.
+func (m progressMode) resolve(w io.Writer) progressMode {
+	if m == progressAuto || m == "" {
+		if isTerminal(w) {
+			return progressBar
+		}
+		return progressLines
+	}
+	return m
+}
 
-// lineWidth is what every live line fits in, bar included.
-const lineWidth = 80
+// liveObserver shows a run's progress on stderr: a line per finished run,
+// a line per round with the time left, and on a terminal a bar below them
+// over the time the planned work should take, the estimate from the
+// runs' measured times (forecast). The bar never moves back: a round the
+// estimate did not foresee makes it wait. The timed loop stores only one
+// integer per write, which the bar polls.
+type liveObserver struct {
+	w      io.Writer
+	mode   progressMode // resolved: bar, lines, rounds or none
+	runner progressSource
+	cfg    iobench.Config
+	now    func() time.Time
+	cols   func() int // the terminal's width
+
+	mu        sync.Mutex
+	fc        forecast
+	samples   []iobench.Sample // an adaptive sweep's, to foresee its rounds
+	eta       etaLog
+	warmStart time.Time
+	current   string // what the run in progress measures
+	inRun     bool
+	shown     float64
+	drawn     bool
+	ended     bool // stop was called: no bar any more
+	first     bool // the first run finished
+	done      chan struct{}
+	stopped   sync.Once
+}
 
 // progressSource is what the bar polls: the bytes the run in progress has
 // moved, and what it is doing. *iobench.Runner is one.
@@ -59,23 +90,47 @@ type progressSource interface {
 	Phase() iobench.Phase
 }
 
-func newLiveObserver(w io.Writer, r progressSource, cfg iobench.Config, wantBar bool) *liveObserver {
-	o := &liveObserver{w: w, runner: r, cfg: cfg, runs: cfg.Runs(), budgetRounds: iobench.DefaultBudgetRounds, done: make(chan struct{})}
-	if wantBar && isTerminal(w) {
-		// The bar draws; the description carries exact units (MiB) and an
-		// estimate over the whole sweep, not the library's per-second rate.
-		o.bar = progressbar.NewOptions64(barSteps,
-			progressbar.OptionSetWriter(w), progressbar.OptionSetPredictTime(false),
-			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetWidth(barWidth))
-		go o.poll()
+func newLiveObserver(w io.Writer, r progressSource, cfg iobench.Config, mode progressMode) *liveObserver {
+	o := &liveObserver{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, now: time.Now, cols: terminalWidth(w),
+		fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
+	if cfg.Auto {
+		o.fc.foresee = o.foreseeSweep
 	}
+	go o.poll()
 	return o
+}
+
+// foreseeSweep is the runs of the round an adaptive sweep would run after
+// round look, by the engine's rules, from the runs so far.
+func (o *liveObserver) foreseeSweep(look int) []string {
+	sizes := iobench.Foresee(o.cfg, o.samples, look)
+	var keys []string
+	for _, size := range sizes {
+		for _, mode := range o.cfg.Mode.Directions() {
+			for _, v := range o.cfg.VariantList() {
+				keys = append(keys, runKey(iobench.Run{Mode: mode, WriteSize: size, Variant: v.Name}))
+			}
+		}
+	}
+	return keys
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth reads w's width at each call, so a resized window is
+// followed; 80 when w is no terminal.
+func terminalWidth(w io.Writer) func() int {
+	return func() int {
+		if f, ok := w.(*os.File); ok {
+			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+				return cols
+			}
+		}
+		return 80
+	}
 }
 
 // sameTerminal: a and b are one terminal, as when neither is redirected.
@@ -90,8 +145,11 @@ func sameTerminal(a, b io.Writer) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
+// pollEvery is how often the bar is redrawn and the estimate noted.
+const pollEvery = 250 * time.Millisecond
+
 func (o *liveObserver) poll() {
-	t := time.NewTicker(200 * time.Millisecond)
+	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -99,55 +157,89 @@ func (o *liveObserver) poll() {
 			return
 		case <-t.C:
 			o.mu.Lock()
-			o.update()
+			o.tick()
 			o.mu.Unlock()
 		}
 	}
 }
 
+// tick notes the estimate and redraws the bar.
+func (o *liveObserver) tick() {
+	now := o.now()
+	if o.warmStart.IsZero() && len(o.fc.all) == 0 && o.inRun {
+		o.fc.prior = o.priorFromRun(now) // no warm-up to go by
+	}
+	o.noteETA(now)
+	if o.mode == progressBar && !o.ended {
+		o.draw(now)
+	}
+}
+
+// noteETA keeps the estimate of now for the report's eta_error.
+func (o *liveObserver) noteETA(now time.Time) {
+	if end, _, ok := o.fc.end(now); ok {
+		o.eta.note(now, end)
+	}
+}
+
+// priorFromRun is a run's time from the first run's pace so far, for a
+// sweep without a warm-up; 0 until it has moved bytes.
+func (o *liveObserver) priorFromRun(now time.Time) time.Duration {
+	moved := o.runner.Progress()
+	if moved <= 0 || o.fc.start.IsZero() {
+		return 0
+	}
+	return time.Duration(float64(now.Sub(o.fc.start)) * float64(o.cfg.TotalBytes()) / float64(moved))
+}
+
 func (o *liveObserver) WarmupStarted() {
-	o.printLine(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
+	o.warmupStarted(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
 		humanize.IBytes(uint64(o.cfg.TotalBytes())), units.FormatSize(o.cfg.MaxSize())))
 }
 
-func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) { o.roundPlanned(round, len(runs)) }
-
-// roundPlanned counts a round of n runs into the plan.
-func (o *liveObserver) roundPlanned(round, n int) {
+// warmupStarted notes when the warm-up began, whose time is the first
+// estimate of a run's, and prints line.
+func (o *liveObserver) warmupStarted(line string) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.round, o.roundN = round, n
-	o.planned += n
-	if round == 2 {
-		o.round2 = time.Now()
-	}
+	o.warmStart = o.now()
+	o.mu.Unlock()
+	o.printLine(line, progressLines)
 }
 
-// expectedBytes is the sweep's size as planned so far: all of a fixed
-// plan; for an adaptive one the rounds announced, and up to MinAutoRounds
-// rounds like the current one, but never less than the plan's first
-// MinAutoRounds rounds, which are known before any round is announced.
-func (o *liveObserver) expectedBytes() int64 {
-	runs := o.runs
-	if o.cfg.Auto && o.round > 0 {
-		runs = max(runs, o.planned+max(0, iobench.MinAutoRounds-o.round)*o.roundN)
+func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) {
+	keys := make([]string, len(runs))
+	for i, r := range runs {
+		keys[i] = runKey(r)
 	}
-	return int64(runs) * o.cfg.TotalBytes()
+	o.roundPlanned(round, keys)
+}
+
+// roundPlanned starts a round of the runs keys, after a line on the round
+// before.
+func (o *liveObserver) roundPlanned(round int, keys []string) {
+	o.mu.Lock()
+	now := o.now()
+	if round == 1 && !o.warmStart.IsZero() {
+		o.fc.prior = now.Sub(o.warmStart)
+	}
+	ended := o.roundLine(now, false)
+	o.fc.roundPlanned(now, round, keys)
+	o.noteETA(now)
+	o.mu.Unlock()
+	if round > 1 {
+		o.printLine(ended, progressRounds)
+	}
 }
 
 func (o *liveObserver) RunStarted(r iobench.Run) {
-	o.runStarted(fmt.Sprintf("%s %s %s%s", r.Mode, units.FormatSize(r.WriteSize), o.roundWord(r.Round), variantTag(o.cfg, r.Variant)))
+	o.runStarted(fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), variantTag(o.cfg, r.Variant)))
 }
 
-// runStarted starts counting a timed run, described by current.
+// runStarted starts a timed run, described by current.
 func (o *liveObserver) runStarted(current string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.start.IsZero() {
-		o.start = time.Now() // after the warm-up, which the bar does not count
-	}
-	o.inRun = true
-	o.current = current
+	o.inRun, o.current = true, current
 }
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
@@ -158,95 +250,12 @@ func (o *liveObserver) roundWord(round int) string {
 	return fmt.Sprintf("r%d/%d", round, o.cfg.Repeat)
 }
 
-// barWidth leaves the description lineWidth less the bar, its frame and
-// the percentage.
-const (
-	barWidth  = 20
-	descWidth = lineWidth - barWidth - 10
-)
-
-// update redraws the bar. Filling the array and the warm-up come first on
-// it (untimed, but time the user waits), then the sweep's runs.
-func (o *liveObserver) update() {
-	fill, warm := o.cfg.SourceBytes(), int64(0)
-	if o.cfg.Warmup {
-		warm = o.cfg.TotalBytes()
-	}
-	var desc string
-	var done int64
-	switch {
-	case o.start.IsZero() && o.runner.Phase() == iobench.PhaseFill:
-		done = min(o.runner.Progress(), fill)
-		desc = fmt.Sprintf("filling the array %s of %s", humanize.IBytes(uint64(done)), humanize.IBytes(uint64(fill)))
-	case o.start.IsZero():
-		moved := min(o.runner.Progress(), warm)
-		done = fill + moved
-		desc = fmt.Sprintf("warm-up (untimed) %s of %s", humanize.IBytes(uint64(moved)), humanize.IBytes(uint64(warm)))
-	default:
-		run := o.base
-		if o.inRun {
-			run += min(o.runner.Progress(), o.cfg.TotalBytes())
-		}
-		done = fill + warm + run
-		desc = o.describe(run)
-	}
-	o.bar.Describe(fit(desc))
-	o.advance(done, fill+warm+o.expectedBytes())
-}
-
-// advance moves the bar to done of total, never back: an adaptive plan
-// grows, and the bar then waits until the sweep catches up. It stops one
-// step short of the end until stop: a bar at its end is finished and
-// never drawn again, and an adaptive sweep may add a round.
-func (o *liveObserver) advance(done, total int64) {
-	if total > 0 {
-		o.shown = max(o.shown, min(barSteps-1, done*barSteps/total))
-	}
-	_ = o.bar.Set64(o.shown)
-}
-
-// fit pads or cuts a description to descWidth, so the line never wraps
-// (a wrapped line is not cleared and looks like the bar jumping).
-func fit(s string) string {
-	r := []rune(s)
-	if len(r) > descWidth {
-		return string(r[:descWidth-1]) + "…"
-	}
-	return s + strings.Repeat(" ", descWidth-len(r))
-}
-
-// describe says where the sweep is: current size, bytes written of all
-// planned, and the time left at the average rate so far; an adaptive
-// sweep's time left is at most what its budget leaves.
-func (o *liveObserver) describe(done int64) string {
-	total := o.expectedBytes()
-	left := "?"
-	if done > 0 {
-		el := time.Since(o.start)
-		d := time.Duration(float64(el) * float64(total-done) / float64(done))
-		if budget := o.budget(); budget > 0 {
-			d = max(0, min(d, budget-el))
-		}
-		left = d.Round(time.Second).String()
-	}
-	return fmt.Sprintf("%s %s/%s %s left", o.current, humanize.IBytes(uint64(done)), humanize.IBytes(uint64(total)), left)
-}
-
-// budget is the adaptive sweep's time budget as the engine computes it,
-// once known: --time-budget, or DefaultBudgetRounds x the first round.
-func (o *liveObserver) budget() time.Duration {
-	switch {
-	case !o.cfg.Auto:
-		return 0
-	case o.cfg.TimeBudget > 0:
-		return o.cfg.TimeBudget
-	case !o.round2.IsZero():
-		return time.Duration(o.budgetRounds) * o.round2.Sub(o.start)
-	}
-	return 0
-}
-
 func (o *liveObserver) RunFinished(s iobench.Sample) {
+	if o.cfg.Auto {
+		o.mu.Lock()
+		o.samples = append(o.samples, s)
+		o.mu.Unlock()
+	}
 	o.runFinished(runLine(s, o.roundWord(s.Round)+variantTag(o.cfg, s.Variant)))
 }
 
@@ -254,54 +263,145 @@ func (o *liveObserver) RunFinished(s iobench.Sample) {
 // the first the estimate.
 func (o *liveObserver) runFinished(line string) {
 	o.mu.Lock()
-	first := o.base == 0
-	o.base += o.cfg.TotalBytes()
+	now := o.now()
+	o.fc.runFinished(now)
+	o.noteETA(now)
 	o.inRun = false
+	first := !o.first
+	o.first = true
+	estimate := o.firstEstimate(now)
 	o.mu.Unlock()
-	o.printLine(line)
-	if first {
-		o.printLine("iobench: " + o.estimate(time.Since(o.start)))
+	o.printLine(line, progressLines)
+	if first && estimate != "" {
+		o.printLine("iobench: "+estimate, progressLines)
 	}
 }
 
-// estimate is the one line, after the first run, on how long the sweep
-// will take: the first run's pace over the plan (sizes differ in speed,
-// so it is rough), or for an adaptive sweep its budget.
-func (o *liveObserver) estimate(first time.Duration) string {
-	round := time.Duration(o.roundN) * first
-	switch {
-	case o.cfg.Auto && o.cfg.TimeBudget > 0:
-		return fmt.Sprintf("first run took %s; round 1 should take about %s, all rounds at most --time-budget %s",
-			first.Round(time.Millisecond), round.Round(time.Second), o.cfg.TimeBudget)
-	case o.cfg.Auto:
-		return fmt.Sprintf("first run took %s; round 1 should take about %s, all rounds at most %dx that (about %s)",
-			first.Round(time.Millisecond), round.Round(time.Second), o.budgetRounds, (time.Duration(o.budgetRounds) * round).Round(time.Second))
+// firstEstimate is the line after the first run on how long all will
+// take, from that run alone: rough, and the round lines and the bar
+// correct it as runs finish.
+func (o *liveObserver) firstEstimate(now time.Time) string {
+	end, rounds, ok := o.fc.end(now)
+	if !ok {
+		return ""
 	}
-	all := time.Duration(o.runs) * first
+	first := o.fc.all[0]
+	all := end.Sub(o.fc.start).Round(time.Second)
+	if o.cfg.Auto {
+		return fmt.Sprintf("first run took %s; round 1 should take about %s, all %d rounds about %s (%s), ending about %s",
+			first.Round(time.Millisecond), (time.Duration(len(o.fc.keys)) * first).Round(time.Second), rounds, all, o.budgetWords(), end.Format("15:04:05"))
+	}
 	return fmt.Sprintf("first run took %s; the %d runs should take about %s (ending about %s)",
-		first.Round(time.Millisecond), o.runs, all.Round(time.Second), time.Now().Add(all-first).Format("15:04"))
+		first.Round(time.Millisecond), o.fc.rounds*len(o.fc.keys), all, end.Format("15:04"))
 }
 
-// runLine is one finished run in at most lineWidth columns.
+// budgetWords says what bounds the adaptive rounds.
+func (o *liveObserver) budgetWords() string {
+	if o.fc.budget > 0 {
+		return "at most --time-budget " + o.fc.budget.String()
+	}
+	return fmt.Sprintf("within %dx round 1", o.fc.budgetRounds)
+}
+
+// roundLine says how the round that just ended went and, unless it was
+// the last, what is left; "" before round 1.
+func (o *liveObserver) roundLine(now time.Time, last bool) string {
+	if o.fc.round == 0 {
+		return ""
+	}
+	of := o.ofRounds(o.fc.round)
+	if last {
+		of = ""
+	}
+	s := fmt.Sprintf("iobench: round %d%s done: %d runs; %s elapsed", o.fc.round, of, o.fc.done, roundSecs(now.Sub(o.fc.start)))
+	if end, _, ok := o.fc.end(now); ok && !last && end.After(now) {
+		s += fmt.Sprintf(", about %s left (ending about %s)", roundSecs(end.Sub(now)), end.Format("15:04:05"))
+	}
+	return s
+}
+
+// ofRounds is " of 3" for a fixed plan, " of ~6" for adaptive rounds as
+// now foreseen.
+func (o *liveObserver) ofRounds(round int) string {
+	if !o.cfg.Auto {
+		return fmt.Sprintf(" of %d", o.fc.rounds)
+	}
+	_, rounds, ok := o.fc.end(o.now())
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" of ~%d", max(rounds, round))
+}
+
+// roundSecs is a duration for the live lines: tenths below 10 s.
+func roundSecs(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+// runLine is one finished run in at most 80 columns.
 func runLine(s iobench.Sample, round string) string {
 	return fmt.Sprintf("%-5s %7s %9d B %-9s %9.1f MiB/s %8.3f s %8d calls",
 		s.Mode, units.FormatSize(s.WriteSize), s.WriteSize, round, s.MiBPerSec(), s.Seconds, s.Calls)
 }
 
-func (o *liveObserver) printLine(line string) {
+// printLine prints line in the modes that show lines of its kind: run
+// and warm-up lines (progressLines) with a bar too, round lines
+// (progressRounds) in every mode but none. A drawn bar is cleared first
+// and drawn again below the line.
+func (o *liveObserver) printLine(line string, kind progressMode) {
+	if line == "" || o.mode == progressNone || kind == progressLines && o.mode == progressRounds {
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.bar != nil {
-		_ = o.bar.Clear()
+	if o.drawn {
+		fmt.Fprint(o.w, "\r\x1b[K")
 	}
 	fmt.Fprintln(o.w, line)
+	o.drawn = false
+	if o.mode == progressBar && !o.ended {
+		o.draw(o.now())
+	}
 }
 
+// stop ends the display: the last round's line, how far off the estimate
+// was, and no bar left behind.
 func (o *liveObserver) stop() {
 	o.stopped.Do(func() {
 		close(o.done)
-		if o.bar != nil {
-			_ = o.bar.Finish()
+		o.mu.Lock()
+		o.ended = true
+		last, check := o.roundLine(o.fc.lastEnd, true), o.etaCheck()
+		if o.drawn {
+			fmt.Fprint(o.w, "\r\x1b[K")
+			o.drawn = false
 		}
+		o.mu.Unlock()
+		if o.fc.done > 0 {
+			o.printLine(last, progressRounds)
+		}
+		o.printLine(check, progressRounds)
 	})
 }
+
+// etaErrors is how far the time left shown was off, for the report.
+func (o *liveObserver) etaErrors() *report.ETAError {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.eta.errors(o.fc.start, o.fc.lastEnd)
+}
+
+// etaCheck is the line on how far the time left was off at half time.
+func (o *liveObserver) etaCheck() string {
+	e := o.eta.errors(o.fc.start, o.fc.lastEnd)
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf("iobench: the timed runs took %s; at half time the estimate of the time left was off by %+.0f%%",
+		roundSecs(time.Duration(e.TimedSeconds*float64(time.Second))), 100*e.AtHalf)
+}
+
+var _ iobench.Observer = (*liveObserver)(nil)

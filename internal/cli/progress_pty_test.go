@@ -60,27 +60,30 @@ func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
 
 var (
 	ansi    = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
-	percent = regexp.MustCompile(`(\d+)% \|`)
+	percent = regexp.MustCompile(`\] +(\d+)%  (\S+) left`)
 )
 
-// checkBar: the bar's percentage never goes back, the fill and warm-up
-// show progress, and no bar or run line is wider than 80 columns.
+// checkBar: the bar's percentage never goes back, every bar of the timed
+// runs says the time left, the fill and warm-up show progress, and no bar
+// or run line is wider than 80 columns.
 func checkBar(t *testing.T, out string) {
 	t.Helper()
-	checkLiveLines(t, out, []string{"write "}, "filling the array", "warm-up (untimed)")
+	checkLiveLines(t, out, []string{"write "}, "filling the array", "warm-up (untimed)", "round 1 of ~")
 }
 
-// checkLiveLines: the bar's percentage never goes back, no bar or run line
-// (one that starts with a runPrefix) is wider than 80 columns, and out
-// shows each of wants.
+// checkLiveLines: the bar's percentage never goes back, each draw after
+// the first run says how long is left, no bar or run line (one that
+// starts with a runPrefix) is wider than 80 columns, and out shows each
+// of wants.
 func checkLiveLines(t *testing.T, out string, runPrefixes []string, wants ...string) {
 	t.Helper()
-	last, draws := -1, 0
+	last, draws, ran := -1, 0, false
 	for _, seg := range strings.FieldsFunc(ansi.ReplaceAllString(out, ""), func(r rune) bool { return r == '\r' || r == '\n' }) {
 		seg = strings.TrimRight(seg, " ")
 		m := percent.FindStringSubmatch(seg)
-		live := m != nil || slices.ContainsFunc(runPrefixes, func(p string) bool { return strings.HasPrefix(seg, p) })
-		if w := utf8.RuneCountInString(seg); live && w > 80 {
+		run := slices.ContainsFunc(runPrefixes, func(p string) bool { return strings.HasPrefix(seg, p) })
+		ran = ran || run
+		if w := utf8.RuneCountInString(seg); (m != nil || run) && w > 80 {
 			t.Errorf("a live line of %d columns: %q", w, seg)
 		}
 		if m == nil {
@@ -89,6 +92,9 @@ func checkLiveLines(t *testing.T, out string, runPrefixes []string, wants ...str
 		p, _ := strconv.Atoi(m[1])
 		if p < last {
 			t.Errorf("the bar went back from %d%% to %d%%: %q", last, p, seg)
+		}
+		if ran && m[2] == "?" {
+			t.Errorf("a bar after the first run with no time left: %q", seg)
 		}
 		last, draws = p, draws+1
 	}

@@ -82,7 +82,7 @@ func runtimeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
 	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
 	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
-	return append(flags, sharedFlags("output", "no-progress")...)
+	return append(flags, sharedFlags("output", "no-progress", "progress")...)
 }
 
 // runtimeJob is one `iobench runtime` from flags to report.
@@ -93,7 +93,7 @@ type runtimeJob struct {
 	stderr   io.Writer
 	reporter render.RuntimeReporter
 	output   string
-	progress bool
+	progress progressMode
 	from     string
 	fromRep  *report.Report // --from, read and summarized
 	buffers  []int64        // --buffers; nil: the default list
@@ -120,10 +120,13 @@ func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
 // written.
 func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, error) {
 	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: c.String("output"),
-		progress: !c.Bool("no-progress"), from: c.String("from"), fraction: c.Float64("knee-fraction")}
+		from: c.String("from"), fraction: c.Float64("knee-fraction")}
 	format, err := lookupFormat(report.CmdRuntime, c.String("format"))
 	if err != nil {
 		return nil, err
+	}
+	if j.progress, err = parseProgress(c.String("progress"), c.Bool("no-progress")); err != nil {
+		return nil, asUsage(err)
 	}
 	j.reporter = format.Runtime
 	if err := checkFraction(j.fraction); err != nil {
@@ -307,6 +310,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
 	res, runErr := w.Measure(ctx, j.plan, obs)
 	obs.live.stop()
+	j.rep.ETAError = obs.live.etaErrors()
 	return j.finish(res, runErr)
 }
 
@@ -465,26 +469,55 @@ func (j *runtimeJob) write() error {
 }
 
 // runtimeObserver shows a runtime plan's progress on stderr as sweep shows
-// its own, through liveObserver: one line per finished run, the estimate
-// after the first, and on a terminal the bar and the time left below them.
-// The bar follows the data file of the run in progress, as the writer
+// its own, through liveObserver: one line per finished run, a line per
+// round, and on a terminal the bar and the time left below them. The
+// setup words follow the data file of the run in progress, as the writer
 // fills it.
 type runtimeObserver struct {
-	live *liveObserver
-	rt   runtimes.Runtime
-	plan runtimes.Plan
-	file atomic.Pointer[string] // data file of the run in progress
+	live    *liveObserver
+	rt      runtimes.Runtime
+	plan    runtimes.Plan
+	file    atomic.Pointer[string] // data file of the run in progress
+	samples []runtimes.Sample      // guarded by live.mu: to foresee adaptive rounds
 }
 
-func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, wantBar bool) *runtimeObserver {
+func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode progressMode) *runtimeObserver {
 	o := &runtimeObserver{rt: rt, plan: p}
 	// No Stride: no array to fill in iobench, the writer fills its own.
 	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
-	o.live = newLiveObserver(w, o, cfg, wantBar)
+	o.live = newLiveObserver(w, o, cfg, mode)
 	o.live.mu.Lock()
-	o.live.runs, o.live.budgetRounds = p.Rounds*len(p.Cases()), runtimes.DefaultBudgetRounds
+	o.live.fc.budgetRounds = runtimes.DefaultBudgetRounds
+	if p.Auto {
+		o.live.fc.foresee = o.foresee
+	}
 	o.live.mu.Unlock()
 	return o
+}
+
+// foresee is the cases of the round adaptive rounds would run after round
+// look: every case in the first MinAutoRounds, then the undecided ones with
+// their defaults; none when all are decided.
+func (o *runtimeObserver) foresee(look int) []string {
+	cases := o.plan.Cases()
+	if look >= iobench.MinAutoRounds {
+		und := runtimes.Undecided(o.rt, o.plan, o.samples)
+		cases = slices.DeleteFunc(cases, func(c runtimes.Case) bool {
+			return !slices.ContainsFunc(und, func(u runtimes.UndecidedCase) bool {
+				return u.Case == c || c.Default && u.Layout == c.Layout && u.Convert == c.Convert
+			})
+		})
+	}
+	keys := make([]string, len(cases))
+	for i, c := range cases {
+		keys[i] = caseKey(c)
+	}
+	return keys
+}
+
+// caseKey names a case, so that its runs share their times.
+func caseKey(c runtimes.Case) string {
+	return fmt.Sprintf("%s/%s/%d", c.Layout, c.Convert, c.BufferBytes)
 }
 
 // Progress is the size of the data file being written: the bytes the
@@ -506,20 +539,24 @@ func (o *runtimeObserver) Phase() iobench.Phase { return iobench.PhaseIdle }
 
 func (o *runtimeObserver) WarmupStarted(c runtimes.Case) {
 	o.follow(0)
-	o.live.printLine(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
+	o.live.warmupStarted(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
 		humanize.IBytes(uint64(o.plan.Bytes())), c.Layout, c.Convert, bufferWord(c)))
 }
 
 func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
-	o.live.roundPlanned(round, len(steps))
+	keys := make([]string, len(steps))
+	for i, s := range steps {
+		keys[i] = caseKey(s.Case)
+	}
+	o.live.roundPlanned(round, keys)
 	if o.plan.Auto && round > iobench.MinAutoRounds {
-		o.live.printLine(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)))
+		o.live.printLine(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)), progressLines)
 	}
 }
 
 func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
 	o.follow(s.Seq)
-	o.live.runStarted(fmt.Sprintf("%s %s %s r%d", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes), s.Round))
+	o.live.runStarted(fmt.Sprintf("%s %s %s", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes)))
 }
 
 func (o *runtimeObserver) follow(seq int) {
@@ -528,7 +565,10 @@ func (o *runtimeObserver) follow(seq int) {
 }
 
 func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
-	if o.live.bar != nil { // below the bar: one line of at most lineWidth columns
+	o.live.mu.Lock()
+	o.samples = append(o.samples, s)
+	o.live.mu.Unlock()
+	if o.live.mode == progressBar { // below the bar: one line of at most 80 columns
 		o.live.runFinished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
 			s.Layout, s.Convert, strings.Replace(bufferWord(s.Case), " (default)", " def", 1), o.live.roundWord(s.Round), s.MiBPerSec(), s.WriteCalls))
 		return

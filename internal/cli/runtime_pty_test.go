@@ -10,8 +10,8 @@ import (
 )
 
 // TestRuntimeBarOnATerminal runs adaptive runtime rounds on a
-// pseudo-terminal: the sweep's bar follows the writer's runs, never goes
-// back, says the time left, and every live line fits 80 columns.
+// pseudo-terminal: the bar follows the writer's runs, never goes back,
+// says the time left, and every live line fits 80 columns.
 func TestRuntimeBarOnATerminal(t *testing.T) {
 	needCompiler(t, runtimes.Stdio)
 	saved := savedSweep(t)
@@ -20,5 +20,5 @@ func TestRuntimeBarOnATerminal(t *testing.T) {
 	screen := onTerminal(t, cmd)
 	waitOnTerminal(t, cmd, screen)
 	checkLiveLines(t, screen(), []string{"array ", "records "},
-		"warm-up: one untimed run", "first run took", "all rounds at most --time-budget 4s", " r1 auto ", " left ")
+		"warm-up: one untimed run", "first run took", "at most --time-budget 4s", " r1 auto ", " left", "iobench: round 1 of ~")
 }

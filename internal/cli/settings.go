@@ -138,7 +138,9 @@ func sweepSettings() []setting {
 		{flag: &cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
 			category: catOutput, sets: sets(iobench.SetKneeFraction), plan: true, reported: true, read: readKneeFraction, example: "0.9"},
 		{flag: &cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"}, category: catOutput, cmd: true},
-		{flag: &cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal"}, category: catOutput, cmd: true},
+		{flag: &cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal (the lines of --progress lines)"}, category: catOutput, cmd: true},
+		{flag: &cli.StringFlag{Name: "progress", Value: string(progressAuto), Usage: "progress on stderr: bar (run lines with a bar and the time left below them), lines (a line per run and per round), rounds (a line per round, for logs), none; auto: bar on a terminal, else lines"},
+			category: catOutput, cmd: true, example: "rounds"},
 		{flag: forFlag(), category: catOutput, cmd: true},
 		{flag: &cli.BoolFlag{Name: "dry-run", Usage: "print the plan (sizes, rounds, bytes, order, profile and why) and exit without I/O"}, category: catOutput, cmd: true},
 

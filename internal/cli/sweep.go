@@ -34,7 +34,8 @@ type sweepJob struct {
 	rep            *report.Report
 	stdout         io.Writer
 	stderr         io.Writer
-	progress       bool
+	progress       progressMode
+	etaError       *report.ETAError // how far the live time left was off
 	dryRun         bool
 	fraction       float64
 	profile        string
@@ -79,11 +80,14 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
 	}
 	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"),
-		stdout: c.App.Writer, stderr: c.App.ErrWriter, progress: !c.Bool("no-progress"),
+		stdout: c.App.Writer, stderr: c.App.ErrWriter,
 		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
 		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
 	if err := j.checkFlags(); err != nil {
 		return nil, err
+	}
+	if j.progress, err = parseProgress(c.String("progress"), c.Bool("no-progress")); err != nil {
+		return nil, asUsage(err)
 	}
 	if j.io, err = ioAPIFromFlags(c, e.getenv); err != nil {
 		return nil, err
@@ -321,6 +325,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 		}
 	}
 	j.rep.SetResult(res)
+	j.rep.ETAError = j.etaError
 	if warnStderr { // the run's own went out before the sweep
 		for _, w := range j.rep.Summary.Warnings {
 			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w.Text)
@@ -379,9 +384,11 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	j.env.active.Store(sweepRun{r})
 	defer j.env.active.Store(nil)
 	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
-	defer obs.stop()
 	r.Observer = obs
-	return r.Run(ctx)
+	res, err := r.Run(ctx)
+	obs.stop()
+	j.etaError = obs.etaErrors()
+	return res, err
 }
 
 func (j *sweepJob) write(headerDone bool) error {
