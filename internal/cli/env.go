@@ -70,13 +70,17 @@ type stoppable interface {
 
 // activeJob holds the job in progress; nil when there is none.
 type activeJob struct {
-	mu  sync.Mutex
-	job stoppable
+	mu   sync.Mutex
+	job  stoppable
+	last stoppable // the job in progress, or the last one to end
 }
 
 func (r *activeJob) Store(job stoppable) {
 	r.mu.Lock()
 	r.job = job
+	if job != nil {
+		r.last = job
+	}
 	r.mu.Unlock()
 }
 
@@ -84,6 +88,14 @@ func (r *activeJob) Load() stoppable {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.job
+}
+
+// Last is the job in progress, or else the last one that ran: one that
+// ended may hold files it could not remove and has not reported yet.
+func (r *activeJob) Last() stoppable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
 }
 
 // sweepRun is a sweep's runner as a stoppable.

@@ -40,10 +40,17 @@ func faultSweep(f *faultfs.FS, extra ...string) []string {
 		"--sync", "none", "--no-progress", "--profile", "generic", "--force"}, extra...)
 }
 
-// startHungSweep starts a sweep on f and waits until a write hangs.
+// startHungSweep starts a sweep on f and waits until a call of op hangs.
 func startHungSweep(t *testing.T, f *faultfs.FS, op faultfs.Op, extra ...string) (*exec.Cmd, *lockedBuffer, chan struct{}) {
 	t.Helper()
-	cmd := exec.Command(iobenchBin, faultSweep(f, extra...)...)
+	return startHung(t, f, op, faultSweep(f, extra...)...)
+}
+
+// startHung starts iobench with args and waits until a call of op on f
+// hangs.
+func startHung(t *testing.T, f *faultfs.FS, op faultfs.Op, args ...string) (*exec.Cmd, *lockedBuffer, chan struct{}) {
+	t.Helper()
+	cmd := exec.Command(iobenchBin, args...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

@@ -75,7 +75,7 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 		}
 	}
 	<-sigs
-	code := abandon(e.console, e.active.Load())
+	code := abandon(e.console, e.active.Last())
 	e.cleanups.run()
 	os.Exit(code)
 }

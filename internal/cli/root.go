@@ -148,7 +148,7 @@ func newApp(e *env) *cli.App {
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 			e.runtimeCommand(onUsage),
 			appCommand(onUsage),
-			cleanCommand(onUsage),
+			e.cleanCommand(onUsage),
 			completionCommand(onUsage),
 			manCommand(onUsage),
 		},

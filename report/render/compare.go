@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/iobench/iobench/iobench"
@@ -46,8 +48,8 @@ func CompareMarkdown(w io.Writer, runs []report.Run) error {
 		p.F("- **%s** `%s`: %s\n", runLabel(i), run.Name, runDescription(run.Report))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		sizes := unionSizes(runs, mode)
-		if len(sizes) == 0 {
+		table := medianRows(runs, mode)
+		if len(table) == 0 {
 			continue
 		}
 		head := []string{"size", "bytes"}
@@ -58,8 +60,8 @@ func CompareMarkdown(w io.Writer, runs []report.Run) error {
 			head = append(head, runLabel(i)+"/"+runLabel(0))
 		}
 		p.F("\n### %s, median MiB/s\n\n| %s |\n|%s\n", mode, strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
-		for _, size := range sizes {
-			p.F("| %s |\n", strings.Join(compareRow(runs, mode, size), " | "))
+		for _, row := range table {
+			p.F("| %s |\n", strings.Join(compareRow(row), " | "))
 		}
 		p.F("\n")
 		for i, run := range runs {
@@ -96,8 +98,8 @@ func runDescription(r *report.Report) string {
 }
 
 func (p *printer) compareMode(runs []report.Run, mode iobench.Mode) {
-	sizes := unionSizes(runs, mode)
-	if len(sizes) == 0 {
+	table := medianRows(runs, mode)
+	if len(table) == 0 {
 		return
 	}
 	p.F("\n%s, median MiB/s:\n", mode)
@@ -109,30 +111,38 @@ func (p *printer) compareMode(runs []report.Run, mode iobench.Mode) {
 		head = append(head, runLabel(i)+"/"+runLabel(0))
 	}
 	lines := []string{strings.Join(head, "\t") + "\t"}
-	for _, size := range sizes {
-		lines = append(lines, strings.Join(compareRow(runs, mode, size), "\t")+"\t")
+	for _, row := range table {
+		lines = append(lines, strings.Join(compareRow(row), "\t")+"\t")
 	}
 	p.WriteString(tabulate(lines))
 	p.F("\n")
 	for i, run := range runs {
-		if len(report.ModeRows(run.Report.Results, mode)) > 0 {
-			p.F("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), report.ModeRows(run.Report.Results, mode)))
+		if rows := report.ModeRows(run.Report.Results, mode); len(rows) > 0 {
+			p.F("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
 		}
 	}
 }
 
-func compareRow(runs []report.Run, mode iobench.Mode, size int64) []string {
-	cells := []string{sizeName(size), itoa(size)}
-	first, haveFirst := medianAt(runs[0].Report, mode, size)
-	for _, run := range runs {
+// medianRow is one size's median MiB/s in each report, NaN where a report
+// did not measure it.
+type medianRow struct {
+	size int64
+	mib  []float64
+}
+
+// compareRow is the table row: the size, each report's median and each
+// later report's ratio to the first.
+func compareRow(row medianRow) []string {
+	cells := []string{sizeName(row.size), itoa(row.size)}
+	for _, v := range row.mib {
 		cells = append(cells, "-")
-		if v, ok := medianAt(run.Report, mode, size); ok {
-			cells[len(cells)-1] = fmt.Sprintf("%.1f", v)
+		if !math.IsNaN(v) {
+			cells[len(cells)-1] = strconv.FormatFloat(v, 'f', 1, 64)
 		}
 	}
-	for _, run := range runs[1:] {
-		v, ok := medianAt(run.Report, mode, size)
-		if ok && haveFirst && first > 0 {
+	first := row.mib[0]
+	for _, v := range row.mib[1:] {
+		if !math.IsNaN(v) && first > 0 {
 			cells = append(cells, ratio(v/first))
 		} else {
 			cells = append(cells, "-")
@@ -141,24 +151,55 @@ func compareRow(runs []report.Run, mode iobench.Mode, size int64) []string {
 	return cells
 }
 
-func medianAt(r *report.Report, mode iobench.Mode, size int64) (float64, bool) {
-	for _, row := range r.Results {
-		if row.Mode == mode && row.WriteSize == size {
-			return row.MiBPerSec, true
-		}
+// medianRows lines the reports' medians of mode up by size: a row for
+// every size any of them measured, ascending. Each report's sizes are
+// sorted once and merged, so the table costs what its rows do.
+func medianRows(runs []report.Run, mode iobench.Mode) []medianRow {
+	meds := make([][]sizeMedian, len(runs))
+	for i, run := range runs {
+		meds[i] = mediansOf(run.Report.Results, mode)
 	}
-	return 0, false
+	var table []medianRow
+	next := make([]int, len(meds)) // each report's first size not yet in the table
+	for {
+		size, found := int64(math.MaxInt64), false
+		for i, m := range meds {
+			if next[i] < len(m) && m[next[i]].size <= size {
+				size, found = m[next[i]].size, true
+			}
+		}
+		if !found {
+			return table
+		}
+		row := medianRow{size: size, mib: make([]float64, len(meds))}
+		for i, m := range meds {
+			row.mib[i] = math.NaN()
+			if next[i] < len(m) && m[next[i]].size == size {
+				row.mib[i] = m[next[i]].mib
+				next[i]++
+			}
+		}
+		table = append(table, row)
+	}
 }
 
-// unionSizes is every size any report measured in mode, ascending.
-func unionSizes(runs []report.Run, mode iobench.Mode) []int64 {
-	seen := map[int64]bool{}
-	for _, run := range runs {
-		for _, row := range report.ModeRows(run.Report.Results, mode) {
-			seen[row.WriteSize] = true
+// sizeMedian is a size and its median MiB/s.
+type sizeMedian struct {
+	size int64
+	mib  float64
+}
+
+// mediansOf is the median of each size of mode in rows, by size; a size's
+// first row counts.
+func mediansOf(rows []iobench.SizeResult, mode iobench.Mode) []sizeMedian {
+	var out []sizeMedian
+	for _, row := range rows {
+		if row.Mode == mode {
+			out = append(out, sizeMedian{row.WriteSize, row.MiBPerSec})
 		}
 	}
-	return sortedKeys(seen)
+	slices.SortStableFunc(out, func(a, b sizeMedian) int { return cmp.Compare(a.size, b.size) })
+	return slices.CompactFunc(out, func(a, b sizeMedian) bool { return a.size == b.size })
 }
 
 // configFields are the settings that change what a sweep measures.

@@ -1,0 +1,53 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"testing"
+
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/report"
+)
+
+// compareRuns are n reports of rows write sizes each, a saturating curve
+// of three runs a size, with their knees.
+func compareRuns(n, rows int) []report.Run {
+	runs := make([]report.Run, n)
+	for i := range runs {
+		rep := &report.Report{Config: report.Config{Mode: string(iobench.ModeWrite), KneeFraction: knee.DefaultFraction}}
+		for j := range rows {
+			size := int64(1024 * (j + 1))
+			y := 1000 * (1 - math.Exp(-float64(size)/float64(64*rows))) * (1 + 0.1*float64(i))
+			row := iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: size, MiBPerSec: y}
+			for r := range 3 {
+				row.Samples = append(row.Samples, iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: r + 1},
+					Seconds: 1, Bytes: int64(y * (1 + 0.01*float64(r-1)) * iobench.MiB)})
+			}
+			rep.Results = append(rep.Results, row)
+		}
+		rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, iobench.ModeWrite), knee.DefaultFraction)
+		runs[i] = report.Run{Name: fmt.Sprintf("r%d.json", i), Report: rep}
+	}
+	return runs
+}
+
+// BenchmarkCompare: the table grows with the rows, not with their square.
+func BenchmarkCompare(b *testing.B) {
+	for _, rows := range []int{20000, 200000} {
+		runs := compareRuns(2, rows)
+		for _, f := range []struct {
+			name string
+			runs RunsReporter
+		}{{"text", Compare}, {"markdown", CompareMarkdown}} {
+			b.Run(fmt.Sprintf("%s-%d", f.name, rows), func(b *testing.B) {
+				for b.Loop() {
+					if err := f.runs(io.Discard, runs); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
