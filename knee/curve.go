@@ -1,7 +1,7 @@
 package knee
 
 import (
-	"maps"
+	"cmp"
 	"math"
 	"slices"
 )
@@ -29,18 +29,32 @@ func (c curve) len() int { return len(c.size) }
 // throughputs), sorts by size and merges repeated sizes into their median,
 // so that a caller's sloppy input cannot produce two throughputs for one x.
 func Clean(points []Point) []Point {
-	bySize := map[int64][]float64{}
-	for _, p := range points {
-		if p.Size > 0 && p.MiBPerSec >= 0 && !math.IsInf(p.MiBPerSec, 1) {
-			bySize[p.Size] = append(bySize[p.Size], p.MiBPerSec)
+	usable := slices.DeleteFunc(slices.Clone(points), func(p Point) bool {
+		return !(p.Size > 0 && p.MiBPerSec >= 0 && !math.IsInf(p.MiBPerSec, 1))
+	})
+	slices.SortStableFunc(usable, func(a, b Point) int { return cmp.Compare(a.Size, b.Size) })
+	var out []Point
+	for i := 0; i < len(usable); {
+		j := i + 1
+		for j < len(usable) && usable[j].Size == usable[i].Size {
+			j++
 		}
-	}
-	sizes := slices.Sorted(maps.Keys(bySize))
-	out := make([]Point, len(sizes))
-	for i, s := range sizes {
-		out[i] = Point{Size: s, MiBPerSec: Median(bySize[s])}
+		out = append(out, Point{Size: usable[i].Size, MiBPerSec: medianOf(usable[i:j])})
+		i = j
 	}
 	return out
+}
+
+// medianOf is the median throughput of points.
+func medianOf(points []Point) float64 {
+	if len(points) == 1 {
+		return points[0].MiBPerSec
+	}
+	vals := make([]float64, len(points))
+	for i, p := range points {
+		vals[i] = p.MiBPerSec
+	}
+	return Median(vals)
 }
 
 func newCurve(points []Point) curve {

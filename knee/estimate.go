@@ -1,7 +1,7 @@
 package knee
 
 import (
-	"maps"
+	"cmp"
 	"math"
 	"slices"
 
@@ -193,7 +193,7 @@ func (rs runSet) judge(fraction float64, nz noiseEstimate, n []int, p0 float64) 
 		t.setPlateau(j.plateau, math.Log(fraction), j.hi, j.end)
 		j.end = t.bandEnd()
 		j.hi = t.reachedFlat(j.end)
-		level := Median(t.logMed[j.hi : j.end+1])
+		level := rs.level(j.hi, j.end)
 		if level == j.plateau {
 			break
 		}
@@ -289,8 +289,8 @@ type sizeTests struct {
 
 func (rs runSet) tests(nz noiseEstimate, n []int) sizeTests {
 	t := sizeTests{crit: critical(nz.df, IntervalConfidence), critStep: critical(nz.df, StepConfidence)}
-	for i, m := range rs.med {
-		t.logMed = append(t.logMed, math.Log(m))
+	t.logMed = rs.logMed
+	for i := range rs.med {
 		t.se = append(t.se, nz.sigma*math.Sqrt(medianVarianceFactor(n[i])/float64(n[i])))
 	}
 	return t
@@ -474,31 +474,48 @@ var projectedRounds = []int{3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, MaxProjec
 
 // runSet holds cleaned runs: sizes ascending, each with its log throughputs.
 type runSet struct {
-	size []int64
-	logs [][]float64 // ln MiB/s of every run
-	med  []float64   // median MiB/s, as the table shows it
+	size   []int64
+	logs   [][]float64 // ln MiB/s of every run
+	med    []float64   // median MiB/s, as the table shows it
+	logMed []float64   // ln med
+	// levels holds level's medians: judge asks for the same few spans
+	// again and again, each a sort of up to every size.
+	levels map[[2]int]float64
+}
+
+// level is the median of logMed[from:to+1], the plateau of those sizes.
+func (rs runSet) level(from, to int) float64 {
+	if v, ok := rs.levels[[2]int{from, to}]; ok {
+		return v
+	}
+	v := Median(rs.logMed[from : to+1])
+	rs.levels[[2]int{from, to}] = v
+	return v
 }
 
 // GroupRuns merges runs of the same size, drops unusable values (zero,
 // negative, infinite, NaN) and sizes left without any, and sorts by size.
+// Each size keeps its values in the order they came.
 func GroupRuns(runs []Runs) []Runs {
-	bySize := map[int64][]float64{}
-	for _, r := range runs {
+	sorted := slices.Clone(runs)
+	slices.SortStableFunc(sorted, func(a, b Runs) int { return cmp.Compare(a.Size, b.Size) })
+	var out []Runs
+	for _, r := range sorted {
 		for _, v := range r.MiBPerSec {
-			if r.Size > 0 && v > 0 && !math.IsInf(v, 1) {
-				bySize[r.Size] = append(bySize[r.Size], v)
+			switch n := len(out); {
+			case r.Size <= 0 || !(v > 0) || math.IsInf(v, 1):
+			case n > 0 && out[n-1].Size == r.Size:
+				out[n-1].MiBPerSec = append(out[n-1].MiBPerSec, v)
+			default:
+				out = append(out, Runs{Size: r.Size, MiBPerSec: []float64{v}})
 			}
 		}
-	}
-	out := make([]Runs, 0, len(bySize))
-	for _, size := range slices.Sorted(maps.Keys(bySize)) {
-		out = append(out, Runs{Size: size, MiBPerSec: bySize[size]})
 	}
 	return out
 }
 
 func cleanRuns(runs []Runs) runSet {
-	var rs runSet
+	rs := runSet{levels: map[[2]int]float64{}}
 	for _, r := range GroupRuns(runs) {
 		logs := make([]float64, len(r.MiBPerSec))
 		for i, v := range r.MiBPerSec {
@@ -507,6 +524,7 @@ func cleanRuns(runs []Runs) runSet {
 		rs.size = append(rs.size, r.Size)
 		rs.logs = append(rs.logs, logs)
 		rs.med = append(rs.med, Median(r.MiBPerSec))
+		rs.logMed = append(rs.logMed, math.Log(rs.med[len(rs.med)-1]))
 	}
 	return rs
 }

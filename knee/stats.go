@@ -16,8 +16,17 @@ const WideCV = 0.10
 // values is NaN, so a missing row cannot pass for 0 MiB/s.
 func Median(xs []float64) float64 {
 	n := len(xs)
-	if n == 0 {
+	switch n {
+	case 0:
 		return math.NaN()
+	case 1:
+		return xs[0]
+	case 2:
+		return (xs[0] + xs[1]) / 2
+	case 3:
+		if a, b, c := xs[0], xs[1], xs[2]; a == a && b == b && c == c { // no NaN, which sorts first
+			return max(min(a, b), min(max(a, b), c))
+		}
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)

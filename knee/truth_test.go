@@ -1,6 +1,7 @@
 package knee_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -223,5 +224,23 @@ func TestOneRoundIntervalSpansTheDoubt(t *testing.T) {
 	got := [4]int64{est.CILow, est.WriteSize, est.CIHigh, est.DeclinesAbove}
 	if want := [4]int64{32 * kib, 4 * mib, 16 * mib, 16 * mib}; est.Established || est.Status != knee.StatusOneRound || got != want {
 		t.Errorf("low, knee, high, declines above = %v (%s, established %v), want %v, one_round", got, est.Status, est.Established, want)
+	}
+}
+
+// BenchmarkEstimateKnee: sweeps of many sizes, three runs each.
+func BenchmarkEstimateKnee(b *testing.B) {
+	for _, n := range []int{20000, 200000} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		runs := make([]knee.Runs, n)
+		for i := range runs {
+			size := int64(kib * (i + 1))
+			y := 1000 * (1 - math.Exp(-float64(size)/float64(64*n)))
+			runs[i] = knee.Runs{Size: size, MiBPerSec: []float64{y * (1 + 0.05*rng.NormFloat64()), y * (1 + 0.05*rng.NormFloat64()), y}}
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				knee.EstimateKnee(runs, knee.DefaultFraction)
+			}
+		})
 	}
 }
