@@ -120,11 +120,6 @@ const maxMiBPerSec = 1e9
 // to CSV and text files.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// MaxInputBytes bounds what Parse reads. The largest report iobench
-// writes (64 adaptive rounds of 24 sizes, both directions, under MPI) is a
-// few MiB; more is not a report, and reading on would only exhaust memory.
-const MaxInputBytes = 64 << 20
-
 // ParseFile parses the file at path; "-" reads standard input. Only a
 // regular file is read: a FIFO could block for ever and a device
 // (/dev/zero) never ends. The file is opened without blocking, so a FIFO
@@ -153,6 +148,10 @@ func ParseFile(path string) (*Input, error) {
 
 func tooLarge(name string) error {
 	return &ParseError{File: name, Msg: fmt.Sprintf("larger than %d MiB: not an iobench report (JSON or CSV) or the reference program's output", MaxInputBytes>>20)}
+}
+
+func tooManyRuns(name string, line int) error {
+	return &ParseError{File: name, Line: line, Msg: fmt.Sprintf("more than %d runs: not an iobench report (JSON or CSV) or the reference program's output", MaxRuns)}
 }
 
 func kindOf(m os.FileMode) string {
@@ -227,13 +226,13 @@ func detect(name string, data []byte) (Format, error) {
 // firstContentLine is the first line that is neither blank nor a pasted
 // shell prompt ("$ ./a.out").
 func firstContentLine(s string) string {
-	lines := strings.Split(s, "\n")
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" && !(shellPrompt.MatchString(l) && !isPR91030Line(l)) {
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" && !(isShellPrompt(l) && !isPR91030Line(l)) {
 			return l
 		}
 	}
-	return strings.TrimSpace(lines[0])
+	first, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(first)
 }
 
 // clip shortens s for quoting in an error message.

@@ -20,7 +20,7 @@ import (
 // isCSVHeader reports whether s names write_size among comma-separated
 // columns, as render.CSV's header does; column order does not matter.
 func isCSVHeader(s string) bool {
-	for _, f := range strings.Split(s, ",") {
+	for f := range strings.SplitSeq(s, ",") {
 		if strings.Trim(strings.TrimSpace(f), `"`) == "write_size" {
 			return true
 		}
@@ -49,8 +49,12 @@ type csvParser struct {
 }
 
 func parseCSV(name string, data []byte) (*Input, error) {
+	if err := checkColumns(name, data); err != nil {
+		return nil, err
+	}
 	cr := csv.NewReader(bytes.NewReader(data))
 	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
 	p := &csvParser{name: name, cr: cr, noted: map[string]bool{}}
 	if err := p.header(); err != nil {
 		return nil, err
@@ -63,11 +67,27 @@ func parseCSV(name string, data []byte) (*Input, error) {
 		if err != nil {
 			return nil, p.csvError(err)
 		}
+		if len(p.samples) == MaxRuns {
+			line, _ := cr.FieldPos(0)
+			return nil, tooManyRuns(name, line)
+		}
 		if err := p.row(rec); err != nil {
 			return nil, err
 		}
 	}
 	return p.finish()
+}
+
+// checkColumns refuses a header of more than maxCSVColumns columns
+// before the CSV reader splits it: a field per comma at the most.
+func checkColumns(name string, data []byte) error {
+	rest := bytes.TrimLeft(data, "\r\n")
+	header, _, _ := bytes.Cut(rest, []byte("\n"))
+	if n := bytes.Count(header, []byte(",")) + 1; n > maxCSVColumns {
+		return &ParseError{File: name, Line: lineAt(data, int64(len(data)-len(rest))),
+			Msg: fmt.Sprintf("a header of more than %d columns: not an iobench CSV", maxCSVColumns)}
+	}
+	return nil
 }
 
 func (p *csvParser) csvError(err error) error {

@@ -14,6 +14,11 @@
 // layer that opens a file or standard input. Parse never computes a knee;
 // that is the caller's, with the fraction the user asked for.
 //
+// Parse is bounded: input beyond what the largest report iobench writes
+// holds (more bytes, runs, list entries or nesting; limits.go) is refused
+// before it is decoded, so a hostile file costs a scan, not the memory its
+// contents would claim, and reading takes time in proportion to the rows.
+//
 // analyze imports report for its types, never report/plot (gonum), and
 // neither urfave/cli nor os.Stdout: its errors (*ParseError) name the file,
 // line and field, never a flag.

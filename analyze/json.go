@@ -13,25 +13,21 @@ import (
 	"github.com/iobench/iobench/report"
 )
 
-// jsonProbe holds just enough to tell an iobench document from any other
-// JSON before decoding it as one, so that foreign JSON gets "not iobench
-// JSON" rather than a type error about some field.
-type jsonProbe struct {
-	Tool    json.RawMessage `json:"tool"`
-	Results json.RawMessage `json:"results"`
-}
-
 func parseJSON(name string, data []byte) (*Input, error) {
-	doc, err := oneDocument(name, data)
+	doc, err := scanJSON(data)
 	if err != nil {
-		return nil, err
+		return nil, scanError(name, data, err)
+	}
+	// A second document in the file would go silently unread.
+	if rest := bytes.TrimLeft(data[doc.end:], jsonSpace); len(rest) > 0 {
+		return nil, &ParseError{File: name, Line: lineAt(data, int64(len(data)-len(rest))), Msg: "data after the JSON document; analyze reads one report per file"}
 	}
 	if err := checkIobenchJSON(name, doc); err != nil {
 		return nil, err
 	}
 	var rep report.Report
-	if err := json.Unmarshal(doc, &rep); err != nil {
-		return nil, jsonError(name, doc, err)
+	if err := rep.UnmarshalJSON(data[doc.start:doc.end]); err != nil {
+		return nil, jsonError(name, data, doc.start, err)
 	}
 	if err := checkRows(name, &rep); err != nil {
 		return nil, err
@@ -39,40 +35,39 @@ func parseJSON(name string, data []byte) (*Input, error) {
 	return &Input{Report: &rep, Notes: jsonNotes(&rep)}, nil
 }
 
-// oneDocument returns the first JSON value of data and rejects anything
-// after it: two documents in one file would leave one silently unread.
-func oneDocument(name string, data []byte) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+// scanError turns what scanJSON refused into a ParseError. For malformed
+// JSON the decoder finds the place and the words.
+func scanError(name string, data []byte, err error) error {
+	var be *boundsError
+	if errors.As(err, &be) {
+		return &ParseError{File: name, Line: lineAt(data, int64(be.off)), Msg: be.msg}
+	}
 	var doc json.RawMessage
-	if err := dec.Decode(&doc); err != nil {
-		return nil, jsonError(name, data, err)
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		return jsonError(name, data, 0, err)
 	}
-	end := dec.InputOffset()
-	if _, err := dec.Token(); err != io.EOF {
-		rest := len(data) - len(bytes.TrimLeft(data[end:], jsonSpace))
-		return nil, &ParseError{File: name, Line: lineAt(data, int64(rest)), Msg: "data after the JSON document; analyze reads one report per file"}
-	}
-	return doc, nil
+	return &ParseError{File: name, Msg: "malformed JSON"}
 }
 
-func checkIobenchJSON(name string, doc []byte) error {
-	var probe jsonProbe
+// checkIobenchJSON tells an iobench document from any other JSON before
+// decoding it as one, so that foreign JSON gets "not iobench JSON" rather
+// than a type error about some field. A "tool" that is not JSON is left
+// to the decoder, which says where.
+func checkIobenchJSON(name string, doc scannedDoc) error {
 	var tool struct {
 		Name string `json:"name"`
 	}
 	notOurs := func(why string) error {
 		return &ParseError{File: name, Msg: "not iobench JSON: " + why}
 	}
-	if err := json.Unmarshal(doc, &probe); err != nil {
-		return notOurs("the document is not a JSON object")
-	}
-	if probe.Tool == nil || json.Unmarshal(probe.Tool, &tool) != nil {
+	switch {
+	case doc.tool != nil && !json.Valid(doc.tool):
+		return nil
+	case doc.tool == nil || json.Unmarshal(doc.tool, &tool) != nil:
 		return notOurs("no \"tool\" object")
-	}
-	if !report.KnownTool(tool.Name) {
+	case !report.KnownTool(tool.Name):
 		return notOurs(fmt.Sprintf("\"tool\": {\"name\": %q}, want \"iobench\"", clip(tool.Name)))
-	}
-	if probe.Results == nil || string(probe.Results) == "null" {
+	case doc.results == nil || string(doc.results) == "null":
 		return notOurs("no \"results\" list")
 	}
 	return nil
@@ -81,18 +76,18 @@ func checkIobenchJSON(name string, doc []byte) error {
 // jsonSpace is the white space JSON allows between tokens.
 const jsonSpace = " \t\r\n"
 
-// jsonError turns a decoding error into a ParseError at the line where
-// the decoder stopped. Its offsets count the bytes read, so the offending
-// byte is the one before.
-func jsonError(name string, data []byte, err error) error {
+// jsonError turns an error decoding data[base:] into a ParseError at the
+// line where the decoder stopped. Its offsets count the bytes read, so the
+// offending byte is the one before.
+func jsonError(name string, data []byte, base int, err error) error {
 	line := 0
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		line = lineAt(data, se.Offset-1)
+		line = lineAt(data, int64(base)+se.Offset-1)
 	case errors.As(err, &te):
-		line = lineAt(data, te.Offset-1)
+		line = lineAt(data, int64(base)+te.Offset-1)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		last := len(bytes.TrimRight(data, jsonSpace)) - 1
 		return &ParseError{File: name, Line: lineAt(data, int64(last)), Msg: "the JSON document is cut short"}

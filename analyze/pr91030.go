@@ -78,10 +78,21 @@ const referenceN = 250000000
 // "[user@n1 x]$ ./a.out", "# ./a.out".
 var shellPrompt = regexp.MustCompile(`^(\S*|\[[^\]]*\])[$#%>]( |$)`)
 
+// isShellPrompt reports whether line starts with a pasted prompt. Only its
+// first maxPromptLen bytes are matched: a prompt is short, and a regular
+// expression over a line of megabytes takes seconds.
+func isShellPrompt(line string) bool {
+	return shellPrompt.MatchString(line[:min(len(line), maxPromptLen)])
+}
+
+const maxPromptLen = 512
+
 func parsePR91030(name string, data []byte) (*Input, error) {
 	p := &textParser{name: name}
-	for i, line := range strings.Split(string(data), "\n") {
-		if err := p.line(i+1, strings.TrimSpace(line)); err != nil {
+	no := 0
+	for line := range strings.Lines(string(data)) {
+		no++
+		if err := p.line(no, strings.TrimSpace(line)); err != nil {
 			return nil, err
 		}
 	}
@@ -96,9 +107,6 @@ func (p *textParser) line(no int, s string) error {
 	switch {
 	case s == "":
 		return nil
-	case shellPrompt.MatchString(s) && !isPR91030Line(s):
-		p.prompts = true
-		return nil
 	case isOpenFailure(s):
 		return p.fail(no, fmt.Errorf("the reference program failed: %q", s[strings.Index(s, "Open of "):]))
 	case strings.HasPrefix(s, testUsingPrefix):
@@ -107,6 +115,9 @@ func (p *textParser) line(no int, s string) error {
 		return p.blockSize(no, s)
 	case strings.HasPrefix(s, bsPrefix):
 		return p.bs(no, s)
+	case isShellPrompt(s): // after the program's lines, which a prompt never is
+		p.prompts = true
+		return nil
 	}
 	return p.fail(no, fmt.Errorf("unexpected line %q", clip(s)))
 }
@@ -160,6 +171,9 @@ func (p *textParser) bs(no int, s string) error {
 	printed, err := parsePrinted(rate)
 	if err != nil {
 		return p.fail(no, err)
+	}
+	if len(p.samples) == MaxRuns {
+		return tooManyRuns(p.name, no)
 	}
 	if p.n == 0 { // a paste without its header: convert anyway
 		p.noN, p.round, p.n, p.count, p.seen = true, 1, referenceN, referenceN, map[int64]bool{}
