@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/iobench/iobench/analyze"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/plot"
 	"github.com/iobench/iobench/report/render"
@@ -27,16 +30,32 @@ func compareFlags() []cli.Flag {
 	}
 }
 
-// readRuns loads the JSON reports named on the command line.
+// readRuns loads the saved results named on the command line, as many at
+// once as there are CPUs: each is parsed and summarized on its own. The
+// first error in the order of the arguments is returned.
 func readRuns(c *cli.Context) ([]report.Run, error) {
-	if c.NArg() == 0 {
+	paths := c.Args().Slice()
+	switch {
+	case len(paths) == 0:
 		return nil, usagef("%s: name one or more saved results (iobench JSON or CSV, or pr91030-bench output; - for stdin)", c.Command.Name)
+	case countOf(paths, "-") > 1:
+		return nil, usagef("%s: - is named twice; standard input can be read once", c.Command.Name)
 	}
+	ins, errs := make([]*analyze.Input, len(paths)), make([]error, len(paths))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range paths {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			ins[i], errs[i] = loadInput(c, p)
+		})
+	}
+	wg.Wait()
 	var runs []report.Run
-	for _, p := range c.Args().Slice() {
-		in, err := loadInput(c, p)
-		if err != nil {
-			return nil, err
+	for i, in := range ins {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
 		runs = append(runs, report.Run{Name: filepath.Base(in.Name), Report: in.Report})
 	}
@@ -53,6 +72,16 @@ func plotAction(c *cli.Context) error {
 		return err
 	}
 	return toOutput(c, func(w io.Writer) error { return write(w, runs) })
+}
+
+func countOf(xs []string, x string) int {
+	n := 0
+	for _, y := range xs {
+		if y == x {
+			n++
+		}
+	}
+	return n
 }
 
 // plotWriter draws the format --format names, else the one the extension
