@@ -145,8 +145,9 @@ func sameTerminal(a, b io.Writer) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
-// pollEvery is how often the bar is redrawn and the estimate noted.
-const pollEvery = 250 * time.Millisecond
+// pollEvery is how often the bar is redrawn: often enough to show a
+// filling of the array that takes a fraction of a second.
+const pollEvery = 100 * time.Millisecond
 
 func (o *liveObserver) poll() {
 	t := time.NewTicker(pollEvery)
@@ -169,7 +170,9 @@ func (o *liveObserver) tick() {
 	if o.warmStart.IsZero() && len(o.fc.all) == 0 && o.inRun {
 		o.fc.prior = o.priorFromRun(now) // no warm-up to go by
 	}
-	o.noteETA(now)
+	if n := len(o.eta.points); n == 0 || now.Sub(o.eta.points[n-1].at) >= time.Second {
+		o.noteETA(now)
+	}
 	if o.mode == progressBar && !o.ended {
 		o.draw(now)
 	}
