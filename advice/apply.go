@@ -138,6 +138,9 @@ type ApplyFacts struct {
 	// was measured at through the runtime itself (iobench runtime); a
 	// row whose value is one of them is marked measured.
 	Measured map[string][]int64
+	// Unmeasured says, per runtime (ApplyRuntimes), why it was not
+	// measured through itself: not installed, or which check measures it.
+	Unmeasured map[string]string
 	// DefaultVerdict is the sweep's verdict on libgfortran's 128 KiB
 	// unformatted default (Gfortran.Verdict), judged from write(2) calls
 	// of that size; "" when there is none.
@@ -248,6 +251,9 @@ func (a applier) provenance(rt string, measured bool) string {
 		s += "; check it with `iobench runtime stdio`"
 	case RuntimeROMIO, RuntimeOMPIO, RuntimeHDF5, RuntimePnetCDF:
 		s += "; the library's own buffering and aggregation were not measured"
+	}
+	if why := a.f.Unmeasured[rt]; why != "" {
+		s += ": " + why
 	}
 	return s + "."
 }

@@ -117,7 +117,7 @@ func (p HDF5Pattern) contiguous(out *HDF5Calls) string {
 	})
 	sv.flush()
 	if p.BigEndian {
-		return "H1 sieve buffer, H2 conversion in passes of the type-conversion buffer"
+		return "H2 conversion in passes of the type-conversion buffer, each through the H1 sieve buffer"
 	}
 	return "H1 sieve buffer: a piece larger than it is written directly, smaller ones gather in it"
 }

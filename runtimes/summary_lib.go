@@ -21,6 +21,13 @@ type libraryPrediction struct {
 	Rule     string
 }
 
+// PredictCase is what a library's rules give case c of plan p: the data's
+// calls and the library's own, and the rule's name.
+func PredictCase(rt Runtime, p Plan, c Case) (Calls, CallRange, string, error) {
+	lp, err := predictLibrary(rt, p, c)
+	return lp.Data, lp.Overhead, lp.Rule, err
+}
+
 // predictLibrary is PredictHDF5 or PredictMPIIO for case c of plan p.
 func predictLibrary(rt Runtime, p Plan, c Case) (libraryPrediction, error) {
 	if rt == HDF5 {

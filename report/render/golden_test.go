@@ -84,6 +84,9 @@ func TestNoStrayGoldenFiles(t *testing.T) {
 	for _, v := range goldenVariants {
 		want[goldenName(report.CmdSweep, v.name)] = true
 	}
+	for _, name := range libraryGoldenNames() {
+		want[name] = true
+	}
 	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
 	if err != nil {
 		t.Fatal(err)

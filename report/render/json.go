@@ -13,9 +13,14 @@ func JSON(w io.Writer, r *report.Report) error {
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}
+	return encodeIndented(w, &out)
+}
+
+// encodeIndented writes v as one indented JSON document.
+func encodeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	// Not for HTML: keep Anonymize's "<host>" readable, not "\u003chost\u003e".
 	enc.SetEscapeHTML(false)
-	return enc.Encode(&out)
+	return enc.Encode(v)
 }

@@ -31,6 +31,7 @@ type Format struct {
 	Report  Reporter
 	Runs    RunsReporter
 	Runtime RuntimeReporter    // for CmdRuntime: a RuntimeReport
+	Library LibraryReporter    // for CmdRuntime of a library (mpiio, hdf5): a LibraryReport
 	App     report.AppReporter // for CmdApp: an AppReport
 }
 
@@ -53,10 +54,10 @@ var formats = []Format{
 	{Command: report.CmdPlot, Name: "png", Ext: "png"},
 	{Command: report.CmdInfo, Name: "text", Ext: "txt", Report: TextHeader},
 	{Command: report.CmdInfo, Name: "json", Ext: "json", Report: JSON},
-	{Command: report.CmdRuntime, Name: "text", Ext: "txt", Runtime: RuntimeText},
-	{Command: report.CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON},
-	{Command: report.CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV},
-	{Command: report.CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown},
+	{Command: report.CmdRuntime, Name: "text", Ext: "txt", Runtime: RuntimeText, Library: LibraryText},
+	{Command: report.CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON, Library: LibraryJSON},
+	{Command: report.CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV, Library: LibraryCSV},
+	{Command: report.CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown, Library: LibraryMarkdown},
 	{Command: report.CmdApp, Name: "text", Ext: "txt", App: report.AppText},
 	{Command: report.CmdApp, Name: "json", Ext: "json", App: report.AppJSON},
 	{Command: report.CmdApp, Name: "markdown", Ext: "md", App: report.AppMarkdown},

@@ -1,0 +1,297 @@
+package render
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/runtimes"
+)
+
+// LibraryReporter writes a library runtime report (mpiio, hdf5) in one
+// format.
+type LibraryReporter func(w io.Writer, r *report.LibraryReport) error
+
+// libraryTitle is the library a report's figures are of.
+func libraryTitle(r *report.LibraryReport) string {
+	name := map[runtimes.Runtime]string{runtimes.MPIIO: "MPI-IO", runtimes.HDF5: "HDF5"}[r.Runtime]
+	if v := r.Library.Version; v != "" {
+		name += " (" + v + ")"
+	}
+	return name
+}
+
+// LibraryText writes the library report for people.
+func LibraryText(w io.Writer, r *report.LibraryReport) error {
+	var p printer
+	p.F("%s: %s writes through %s\n", toolTitle(r.Tool), r.Runtime, libraryTitle(r))
+	p.libraryHeader(r, "")
+	p.F("\n%s", tabulate(libraryTable(r, "\t", "\t")))
+	p.libraryNotes(r, "")
+	if len(r.Apply) > 0 {
+		p.textApply(asSweepReport(&r.RuntimeReport))
+	}
+	return p.FlushTo(w)
+}
+
+// LibraryMarkdown writes the library report for a bug report or a wiki.
+func LibraryMarkdown(w io.Writer, r *report.LibraryReport) error {
+	var p printer
+	p.F("## %s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, libraryTitle(r))
+	p.libraryHeader(r, "- ")
+	p.F("\n")
+	for i, l := range libraryTable(r, " | ", " |") {
+		p.F("| %s\n", l)
+		if i == 0 {
+			p.F("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
+		}
+	}
+	p.libraryNotes(r, "- ")
+	if len(r.Apply) > 0 {
+		p.mdApply(asSweepReport(&r.RuntimeReport))
+	}
+	return p.FlushTo(w)
+}
+
+// LibraryJSON writes the library report as one indented JSON document.
+func LibraryJSON(w io.Writer, r *report.LibraryReport) error {
+	out := *r
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if out.Samples == nil {
+		out.Samples = []runtimes.Sample{}
+	}
+	return encodeIndented(w, &out)
+}
+
+func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
+	fs, c, lp := r.FS, r.Config, r.Library
+	p.F("%swriter:     %s\n", bullet, r.Compiler)
+	if fs.ResolvedDir != "" {
+		p.F("%sdir:        %s\n", bullet, fs.ResolvedDir)
+	}
+	if fs.Type != "" {
+		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
+	}
+	if r.Runtime == runtimes.MPIIO {
+		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s; strided memory: every %s %s (MPI_Type_vector)\n", bullet,
+			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), ordinal(lp.Stride), lp.Type)
+		if lp.Launch != "" {
+			p.F("%slaunch:     %s\n", bullet, lp.Launch)
+		}
+	} else {
+		p.F("%sdata:       a 1-D dataset of %d float64 = %s per run; records: H5Dwrite of %s hyperslabs; chunks of %s\n", bullet,
+			c.Elements, humanize.IBytes(uint64(c.TotalBytes)), sizeName(c.RecordBytes), sizeName(lp.ChunkBytes))
+	}
+	if c.Profile != "" {
+		p.F("%sprofile:    %s\n", bullet, c.Profile)
+	}
+	fsync := "no fsync"
+	if c.Fsync {
+		fsync = "fsync before close inside the timing"
+	}
+	rounds := fmt.Sprintf("%d rounds", c.Rounds)
+	if c.RepeatAuto {
+		rounds = "adaptive rounds (--repeat auto), within " + runtimeBudgetWords(c.TimeBudgetSeconds)
+	}
+	p.F("%stiming:     %s, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, rounds, c.Seed, fsync, c.Sync)
+	if r.Adaptive != nil {
+		p.F("%srounds:     %s\n", bullet, RuntimeAdaptiveLine(r.Adaptive))
+	}
+	if sw := r.Sweep; sw != nil {
+		p.F("%swrite(2):   %s\n", bullet, sweepLine(sw))
+	}
+}
+
+// ordinal is "2nd", "3rd", "10th".
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		suffix = map[int]string{1: "st", 2: "nd", 3: "rd"}[n%10]
+		if suffix == "" {
+			suffix = "th"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// libraryTable is the table's lines, cells joined by sep and ended by
+// end: the header, then a row per case.
+func libraryTable(r *report.LibraryReport, sep, end string) []string {
+	head := []string{"case", "setting", "MiB/s", "interval", "calls", "B/call", "predicted", "rule", "gain", "gain interval", "write(2) gain", "agreement"}
+	lines := []string{strings.Join(head, sep) + end}
+	for _, c := range r.Summary.Cases {
+		calls, per := "-", "-"
+		if c.WriteCalls >= 0 {
+			calls, per = itoa(c.WriteCalls), fmt.Sprintf("%.0f", c.MeanCallBytes)
+		}
+		gain, gci, sgain, agree := "-", "-", "-", "-"
+		if g := c.Gain; g != nil {
+			gain, gci = fmt.Sprintf("x%.2f", g.Ratio), fmt.Sprintf("%.2f-%.2f", g.Low, g.High)
+		}
+		if sp := c.Sweep; sp != nil {
+			if !c.Default {
+				sgain = fmt.Sprintf("x%.2f", sp.Gain)
+			}
+			agree = agreementWord(sp)
+		}
+		cells := []string{report.CaseName(c.Case), report.SettingName(c.Case), fmt.Sprintf("%.1f", c.MiBPerSec), fmt.Sprintf("%.1f-%.1f", c.CILow, c.CIHigh),
+			calls, per, predictedCell(c), ruleID(c), gain, gci, sgain, agree}
+		lines = append(lines, strings.Join(cells, sep)+end)
+	}
+	return lines
+}
+
+// predictedCell is the rule's calls: the data's, plus the library's own
+// (a range where they vary); ! when a run made others.
+func predictedCell(c runtimes.CaseSummary) string {
+	if c.NoRule != "" {
+		return "?"
+	}
+	s := itoa(c.Predicted.Count)
+	if o := c.PredictedOverhead; o != nil && o.Max > 0 {
+		s += "+" + itoa(o.Min)
+		if o.Max != o.Min {
+			s += ".." + itoa(o.Max)
+		}
+	}
+	if !c.CallsAsPredicted && c.WriteCalls >= 0 {
+		s += " !"
+	}
+	return s
+}
+
+// ruleID is the rule's short name: "R5", "O3", "H1".
+func ruleID(c runtimes.CaseSummary) string {
+	id, _, _ := strings.Cut(c.Rule, " ")
+	if id == "" {
+		return "-"
+	}
+	return id
+}
+
+func (p *printer) libraryNotes(r *report.LibraryReport, bullet string) {
+	rate, calls, own := "", "", "HDF5's metadata"
+	if r.Runtime == runtimes.MPIIO {
+		rate, calls, own = "; all ranks' bytes over the slowest rank's time", ", summed over ranks", "OMPIO's at open, a range where ranks race"
+	}
+	p.F("\n%sMeasured through %s: MiB/s (median of the runs, %s interval%s), calls and B/call (write(2) calls the writer counted in /proc/self/io%s), gain (over the case's default).\n",
+		bullet, libraryTitle(r), confidenceWord(r.Summary.Cases), rate, calls)
+	p.F("%sInferred: predicted (the data's calls by the rule named, + the library's own calls: %s), write(2) gain (the sweep at the call sizes the rule gives). The rules and their sources: docs/runtime-checks.md.\n", bullet, own)
+	p.callsVerdict(r, bullet)
+	for _, pc := range r.Summary.Pack {
+		p.F("%s%s\n", bullet, packLine(pc, r.Library))
+	}
+	for _, a := range r.Summary.Advice {
+		p.F("%s%s, %s: %s; %s\n", bullet, report.CaseName(*a.Case), report.SettingName(*a.Case), adviceWord(a), a.Rule)
+	}
+	for _, n := range r.Library.Notes {
+		p.F("%snot run: %s\n", bullet, n)
+	}
+	for _, w := range r.Warnings {
+		p.F("%swarning: %s\n", bullet, w)
+	}
+	if r.Incomplete {
+		p.F("%sINCOMPLETE: %s\n", bullet, r.Error)
+	}
+}
+
+// callsVerdict says whether every case made its rule's calls, and for
+// each that did not, which rule and by how much.
+func (p *printer) callsVerdict(r *report.LibraryReport, bullet string) {
+	if len(r.Summary.Cases) == 0 {
+		return
+	}
+	if r.Summary.CallsAsPredicted {
+		p.F("%swrite(2) calls: every run of every case made exactly the calls its rule predicts.\n", bullet)
+		return
+	}
+	for _, c := range r.Summary.Cases {
+		switch {
+		case c.CallsAsPredicted || c.WriteCalls < 0:
+		case c.NoRule != "":
+			p.F("%swrite(2) calls: %s, %s: %s\n", bullet, report.CaseName(c.Case), report.SettingName(c.Case), c.NoRule)
+		default:
+			data := c.WriteCalls - c.OverheadCalls
+			p.F("%swrite(2) calls: %s, %s: rule %s does not hold: %d calls for the data (median), predicted %d (%+.0f%%); %d of the library's own, predicted %s\n",
+				bullet, report.CaseName(c.Case), report.SettingName(c.Case), ruleID(c), data, c.Predicted.Count,
+				100*(float64(data)/float64(max(1, c.Predicted.Count))-1), c.OverheadCalls, overheadWords(c.PredictedOverhead))
+		}
+	}
+}
+
+func overheadWords(o *runtimes.CallRange) string {
+	if o == nil {
+		return "-"
+	}
+	if o.Min == o.Max {
+		return itoa(o.Min)
+	}
+	return itoa(o.Min) + ".." + itoa(o.Max)
+}
+
+// packLine says what gathering strided memory cost in one MPI-IO case.
+func packLine(pc runtimes.PackCost, lp report.LibraryConfig) string {
+	mode := "independent"
+	if pc.Collective {
+		mode = "collective"
+	}
+	lib := "no measurable cost"
+	if pc.LibraryGBps > 0 {
+		lib = fmt.Sprintf("%.2f GB/s a rank, %.0f%% of its write time", pc.LibraryGBps, 100*pc.LibraryShare)
+	}
+	return fmt.Sprintf("pack cost, %s %s %s, every %s %s at calls of %s: the library's %s (x%.1f the contiguous write's time); iobench's packer (a typed loop) %.2f GB/s, %.0f%% of its write time",
+		pc.Component, pc.Layout, mode, ordinal(lp.Stride), lp.Type, sizeName(lp.CallBytes), lib, pc.Slowdown, pc.PackerGBps, 100*pc.PackerShare)
+}
+
+// adviceWord is what a library setting's measured gain says.
+func adviceWord(a runtimes.Advice) string {
+	g := "no gain measured"
+	if a.Gain != nil {
+		g = fmt.Sprintf("x%.2f (%.2f-%.2f)", a.Gain.Ratio, a.Gain.Low, a.Gain.High)
+	}
+	switch a.Verdict {
+	case runtimes.VerdictSet:
+		return "set it: " + g + ", a real gain; " + a.Setting
+	case runtimes.VerdictEnough:
+		return "the default does as well: " + g
+	}
+	return "undecided: " + g
+}
+
+var libraryCSVHeader = []string{
+	"runtime", "case", "setting", "component", "layout", "collective", "memory", "storage", "convert", "setting_name", "setting_bytes", "switch", "default",
+	"runs", "mib_per_s", "ci_low_mib_per_s", "ci_high_mib_per_s", "write_calls", "overhead_calls", "predicted_calls", "predicted_overhead_min",
+	"predicted_overhead_max", "calls_as_predicted", "rule", "gain", "gain_ci_low", "gain_ci_high", "pack_ns", "fs_type", "total_bytes", "incomplete",
+}
+
+// LibraryCSV writes one row per case, with a header.
+func LibraryCSV(w io.Writer, r *report.LibraryReport) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(libraryCSVHeader)
+	for _, c := range r.Summary.Cases {
+		lo, hi := int64(0), int64(0)
+		if o := c.PredictedOverhead; o != nil {
+			lo, hi = o.Min, o.Max
+		}
+		row := []string{string(r.Runtime), report.CaseName(c.Case), report.SettingName(c.Case), c.Component, string(c.Layout), strconv.FormatBool(c.Collective),
+			c.Memory, c.Storage, c.Convert, c.Setting, itoa(c.BufferBytes), c.Switch, strconv.FormatBool(c.Default),
+			strconv.Itoa(c.Runs), ftoa(c.MiBPerSec), ftoa(c.CILow), ftoa(c.CIHigh), itoa(c.WriteCalls), itoa(c.OverheadCalls), itoa(c.Predicted.Count),
+			itoa(lo), itoa(hi), strconv.FormatBool(c.CallsAsPredicted), c.Rule}
+		if g := c.Gain; g != nil {
+			row = append(row, ftoa(g.Ratio), ftoa(g.Low), ftoa(g.High))
+		} else {
+			row = append(row, "", "", "")
+		}
+		row = append(row, itoa(c.PackNanos), r.FS.Type, itoa(r.Config.TotalBytes), strconv.FormatBool(r.Incomplete))
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/fixture"
+	"github.com/iobench/iobench/runtimes"
+)
+
+// TestLibraryGolden renders every runtime format of the library reports
+// against testdata/library-<runtime>-<format>.golden (-update rewrites).
+func TestLibraryGolden(t *testing.T) {
+	for _, rt := range runtimes.Libraries() {
+		rep := fixture.Library(rt)
+		for _, f := range Formats(report.CmdRuntime) {
+			if f.Library == nil {
+				t.Errorf("runtime format %s renders no library report", f.Name)
+				continue
+			}
+			name := libraryGoldenName(rt, f.Name)
+			t.Run(name, func(t *testing.T) {
+				var b bytes.Buffer
+				if err := f.Library(&b, rep); err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, name, b.Bytes())
+			})
+		}
+	}
+}
+
+func libraryGoldenName(rt runtimes.Runtime, format string) string {
+	return "library-" + string(rt) + "-" + format
+}
+
+// libraryGoldenNames are the golden files TestLibraryGolden checks.
+func libraryGoldenNames() []string {
+	var out []string
+	for _, rt := range runtimes.Libraries() {
+		for _, f := range Formats(report.CmdRuntime) {
+			out = append(out, libraryGoldenName(rt, f.Name))
+		}
+	}
+	return out
+}
+
+// TestLibraryApplyMeasured: the library's own rows are marked measured
+// with their gain where it ran their values; the others say why not.
+func TestLibraryApplyMeasured(t *testing.T) {
+	rep := fixture.Library(runtimes.MPIIO)
+	var romio, hdf5 bool
+	for _, a := range rep.Apply {
+		switch {
+		case a.Runtime == "romio" && a.Setting == "ROMIO_HINTS":
+			romio = a.Measured && strings.Contains(a.Note, "Measured through ROMIO") && strings.Contains(a.Note, "other values of cb_buffer_size: x")
+		case a.Runtime == "hdf5":
+			hdf5 = !a.Measured && strings.Contains(a.Note, "iobench runtime hdf5")
+		}
+	}
+	if !romio || !hdf5 {
+		b, _ := json.MarshalIndent(rep.Apply, "", "  ")
+		t.Errorf("ROMIO's row measured, with the gains of twice its values: %v; HDF5's row says how to check it: %v\n%s", romio, hdf5, b)
+	}
+}

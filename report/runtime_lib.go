@@ -1,0 +1,294 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/units"
+)
+
+// LibraryReport is what `iobench runtime mpiio|hdf5` produced: a runtime
+// report whose cases are an I/O library's, the library's plan, and apply
+// rows measured through the library where it ran their values.
+type LibraryReport struct {
+	RuntimeReport
+	Library LibraryConfig `json:"library"`
+}
+
+// LibraryConfig is a library's plan as reported.
+type LibraryConfig struct {
+	runtimes.LibraryPlan
+	Version string `json:"version,omitempty"` // the library: "Open MPI 4.1.4", "HDF5 1.10.8"
+	Launch  string `json:"launch,omitempty"`  // how each MPI writer job was started
+	// Notes say which settings the plan left out, and why.
+	Notes []string `json:"notes,omitempty"`
+	// Unmeasured says, per apply runtime, why this run did not measure
+	// it: another check does, or the library is not installed.
+	Unmeasured map[string]string `json:"unmeasured,omitempty"`
+}
+
+// CaseName is a library case's group in words: "romio321 shared
+// collective strided", "chunked records big-endian".
+func CaseName(c runtimes.Case) string {
+	if c.Component != "" {
+		mode := "independent"
+		if c.Collective {
+			mode = "collective"
+		}
+		return fmt.Sprintf("%s %s %s %s", c.Component, c.Layout, mode, c.Memory)
+	}
+	return fmt.Sprintf("%s %s %s", c.Storage, c.Layout, c.Convert)
+}
+
+// SettingName is what a library case sets, in words: "default",
+// "cb_buffer_size 32 MiB", "romio_cb_write=enable".
+func SettingName(c runtimes.Case) string {
+	var parts []string
+	if c.Switch != "" {
+		parts = append(parts, c.Switch)
+	}
+	if c.Setting != "" {
+		parts = append(parts, c.Setting+" "+units.FormatSize(c.BufferBytes))
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SetApply fills the how-to-apply block from the sweep's knee: every
+// runtime's rows; this library's marked measured where it ran their
+// values, with the gain measured there; rows of their own for the
+// settings the rules do not cover at the knee but a measured gain shows
+// matter (romio_cb_write, H5Pset_buffer, H5Pset_sieve_buf_size); the
+// other libraries' rows saying why they were not measured here.
+func (r *LibraryReport) SetApply() {
+	r.Verdict = nil
+	sw := r.Sweep
+	if sw == nil || sw.KneeBytes <= 0 || sw.RecommendedBytes <= 0 {
+		r.Apply = nil
+		return
+	}
+	rows := advice.HowToApply(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: r.FS, Unmeasured: r.Library.Unmeasured})
+	var out []advice.Apply
+	for i, row := range rows {
+		if settings := r.rowSettings(row); settings != nil {
+			r.measureRow(&row, settings)
+		}
+		out = append(out, row)
+		if i == len(rows)-1 || rows[i+1].Runtime != row.Runtime {
+			out = append(out, r.extraRows(row.Runtime)...)
+		}
+	}
+	r.Apply = out
+}
+
+// rowSettings are the settings a row of this library sets, when the
+// library ran them here; nil for any other row.
+func (r *LibraryReport) rowSettings(row advice.Apply) []string {
+	switch {
+	case row.Runtime == advice.RuntimeROMIO && r.ran(runtimes.ROMIO):
+		return []string{runtimes.SettingCBBuffer, runtimes.SettingIndWrBuffer}
+	case row.Runtime == advice.RuntimeOMPIO && r.ran(runtimes.OMPIO):
+		return []string{runtimes.SettingBytesPerAgg}
+	case row.Runtime == advice.RuntimeHDF5 && r.Runtime == runtimes.HDF5:
+		return []string{runtimes.SettingAlignment}
+	}
+	return nil
+}
+
+// ran: a case of the MPI-IO component ran.
+func (r *LibraryReport) ran(component string) bool {
+	return r.Runtime == runtimes.MPIIO && slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Component == component })
+}
+
+// measureRow marks row measured when every setting it sets ran at the
+// value it gives (or that value is the default, which every group ran),
+// with the most telling gain measured, and says in its note what each
+// case measured.
+func (r *LibraryReport) measureRow(row *advice.Apply, settings []string) {
+	var words []string
+	var gains []caseGain
+	measured := true
+	for _, s := range settings {
+		v := r.Library.Recommended[s]
+		g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes == v })
+		switch {
+		case v == runtimes.SettingDefault(s):
+			words = append(words, fmt.Sprintf("%s %s is the default, which every case ran", s, units.FormatSize(v)))
+		case len(g) == 0:
+			measured = false
+			words = append(words, fmt.Sprintf("%s %s did not run", s, units.FormatSize(v)))
+		default:
+			gains = append(gains, g...)
+			words = append(words, s+" "+units.FormatSize(v)+": "+gainList(g))
+		}
+		if more := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes != v }); len(more) > 0 {
+			words = append(words, "other values of "+s+": "+gainList(more))
+		}
+	}
+	row.Measured = measured
+	row.Gain = telling(gains)
+	row.Note = cutProvenance(row.Note) + " Measured through " + advice.RuntimeTitle(row.Runtime) + " here (iobench runtime " + string(r.Runtime) + "), over each case's default: " + strings.Join(words, "; ") + "."
+}
+
+// caseGain is a gain measured in one case.
+type caseGain struct {
+	c runtimes.Case
+	g knee.Gain
+}
+
+// gainsOf are the measured gains of the cases match picks.
+func (r *LibraryReport) gainsOf(match func(runtimes.Case) bool) []caseGain {
+	var out []caseGain
+	for _, cs := range r.Summary.Cases {
+		if match(cs.Case) && cs.Gain != nil {
+			out = append(out, caseGain{cs.Case, *cs.Gain})
+		}
+	}
+	return out
+}
+
+// gainList says each gain with its case.
+func gainList(gains []caseGain) string {
+	var out []string
+	for _, g := range gains {
+		out = append(out, fmt.Sprintf("x%.2f (%.2f-%.2f%s) in %s, %s", g.g.Ratio, g.g.Low, g.g.High, significantWord(g.g), CaseName(g.c), SettingName(g.c)))
+	}
+	return strings.Join(out, ", ")
+}
+
+func significantWord(g knee.Gain) string {
+	if g.Significant {
+		return ", a real difference"
+	}
+	return ""
+}
+
+// telling is the gain that says most: the largest real one, else the
+// one furthest from 1; nil for none.
+func telling(gains []caseGain) *advice.MeasuredGain {
+	if len(gains) == 0 {
+		return nil
+	}
+	best := slices.MaxFunc(gains, func(a, b caseGain) int {
+		if a.g.Significant != b.g.Significant {
+			return boolCmp(a.g.Significant, b.g.Significant)
+		}
+		return cmp.Compare(math.Abs(math.Log(a.g.Ratio)), math.Abs(math.Log(b.g.Ratio)))
+	})
+	return &advice.MeasuredGain{Ratio: best.g.Ratio, Low: best.g.Low, High: best.g.High, Significant: best.g.Significant, Case: CaseName(best.c)}
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// cutProvenance drops the note's last sentence when it says the row was
+// not measured.
+func cutProvenance(note string) string {
+	if i := strings.LastIndex(note, " Not measured through "); i >= 0 {
+		return note[:i]
+	}
+	return note
+}
+
+// extraRows are the rows measurement adds for runtime rt.
+func (r *LibraryReport) extraRows(rt string) []advice.Apply {
+	switch {
+	case rt == advice.RuntimeROMIO && r.ran(runtimes.ROMIO):
+		return r.cbWriteRow()
+	case rt == advice.RuntimeHDF5 && r.Runtime == runtimes.HDF5:
+		return append(r.tconvRow(), r.sieveRow()...)
+	}
+	return nil
+}
+
+// cbWriteRow: romio_cb_write=enable where its measured gain is real,
+// either way.
+func (r *LibraryReport) cbWriteRow() []advice.Apply {
+	g := r.gainsOf(func(c runtimes.Case) bool { return c.Switch == runtimes.SwitchCBWrite && c.Setting == "" })
+	best := telling(g)
+	if best == nil || !best.Significant {
+		return nil
+	}
+	value, what := "enable", "faster"
+	if best.Ratio < 1 {
+		value, what = "automatic", "slower: keep the default, automatic"
+	}
+	return []advice.Apply{{Runtime: advice.RuntimeROMIO, Setting: "romio_cb_write", Value: value, Measured: true, Gain: best,
+		Comment: "an MPI_Info hint, or a line of the ROMIO_HINTS file",
+		Note: "Two-phase collective buffering for every collective write, not only for interleaved requests (ROMIO's rule R5: the aggregators write windows of cb_buffer_size). Measured through ROMIO here with it on, " +
+			what + ": " + gainList(g) + "."}}
+}
+
+// tconvRow: H5Pset_buffer where converting to big-endian is measurably
+// slower than writing native data.
+func (r *LibraryReport) tconvRow() []advice.Apply {
+	slow := r.convertCost()
+	if slow == nil {
+		return nil
+	}
+	v := r.Library.Recommended[runtimes.SettingTconv]
+	g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingTconv && c.BufferBytes == v })
+	note := fmt.Sprintf("On the dataset transfer property list of each H5Dwrite. Big-endian data measured x%.2f (%.2f-%.2f) of native in %s: HDF5 converts through its type-conversion buffer (1 MiB by default) and writes each pass as one piece (rule H2), so the buffer is the write size of converted contiguous data.",
+		slow.g.Ratio, slow.g.Low, slow.g.High, CaseName(slow.c))
+	row := advice.Apply{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingTconv, Value: fmt.Sprintf("H5Pset_buffer(dxpl, %d, NULL, NULL);", v),
+		Comment: "the type-conversion buffer, for converted data", Measured: len(g) > 0 || v == runtimes.SettingDefault(runtimes.SettingTconv), Gain: telling(g)}
+	if len(g) > 0 {
+		note += " Measured through HDF5 here at this size: " + gainList(g) + "."
+	}
+	row.Note = note
+	return []advice.Apply{row}
+}
+
+// convertCost is the big-endian default case against the native one of
+// the same storage and layout, when it is measurably slower.
+func (r *LibraryReport) convertCost() *caseGain {
+	fraction := knee.DefaultFraction
+	if r.Sweep != nil {
+		fraction = bandFraction(r.Sweep.Fraction)
+	}
+	byCase := map[runtimes.Case][]float64{}
+	for _, s := range r.Samples {
+		byCase[s.Case] = append(byCase[s.Case], s.MiBPerSec())
+	}
+	for c, be := range byCase {
+		if !c.Default || c.Convert == "native" || c.Layout != runtimes.LayoutArray || c.Storage != runtimes.StorageContiguous {
+			continue
+		}
+		nat := c
+		nat.Convert = "native"
+		if n := byCase[nat]; len(n) > 0 {
+			if g := knee.CompareGain(be, n, fraction); g.Significant && g.Ratio < 1 {
+				return &caseGain{c, g}
+			}
+		}
+	}
+	return nil
+}
+
+// sieveRow: H5Pset_sieve_buf_size where its measured gain is real.
+func (r *LibraryReport) sieveRow() []advice.Apply {
+	v := r.Library.Recommended[runtimes.SettingSieve]
+	g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingSieve && c.BufferBytes == v })
+	best := telling(g)
+	if best == nil || !best.Significant {
+		return nil
+	}
+	return []advice.Apply{{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingSieve, Value: fmt.Sprintf("H5Pset_sieve_buf_size(fapl, %d);", v),
+		Measured: true, Gain: best, Comment: "for small writes into a contiguous dataset",
+		Note: "On the file access property list: writes smaller than the sieve buffer gather in it and go out a buffer at a time (rule H1; a chunked dataset has none). Measured through HDF5 here: " + gainList(g) + "."}}
+}
