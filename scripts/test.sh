@@ -9,6 +9,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=()
   command -v mpirun >/dev/null || need+=(openmpi-bin libopenmpi-dev)
   command -v pkg-config >/dev/null || need+=(pkg-config)
+  { command -v pkg-config >/dev/null && pkg-config --exists hdf5; } || command -v h5cc >/dev/null || need+=(libhdf5-dev pkg-config)
   command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
   command -v mkfs.xfs >/dev/null || need+=(xfsprogs)
   command -v gcc >/dev/null || need+=(gcc)
