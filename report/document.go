@@ -22,6 +22,7 @@ type reportJSON struct {
 	KneeStability  *knee.Spread           `json:"knee_stability,omitempty"`
 	Adaptive       *iobench.Adaptive      `json:"adaptive,omitempty"`
 	Recommendation *advice.Recommendation `json:"recommendation,omitempty"`
+	Verdict        Verdict                `json:"verdict"`
 	MPI            *MPI                   `json:"mpi,omitempty"`
 	Jobs           *Jobs                  `json:"jobs,omitempty"`
 	Variants       []VariantResult        `json:"variants,omitempty"`
@@ -40,7 +41,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	s := r.Summary
 	return marshalUnescaped(reportJSON{Header: r.Header, Config: r.Config, WarmupRan: r.WarmupRan, Results: s.Results,
 		Knee: s.Knee, ReadKnee: s.ReadKnee, KneeStability: s.KneeStability, Adaptive: r.Adaptive,
-		Recommendation: s.Recommendation, MPI: r.MPI, Jobs: r.Jobs, Variants: s.Variants, Ratios: s.Ratios,
+		Recommendation: s.Recommendation, Verdict: s.Verdict, MPI: r.MPI, Jobs: r.Jobs, Variants: s.Variants, Ratios: s.Ratios,
 		KeptFile: r.KeptFile, LeftFiles: r.LeftFiles, Verified: r.Verified, Warnings: r.AllWarnings(),
 		Incomplete: r.Incomplete, Error: r.Error, ETAError: r.ETAError})
 }
@@ -54,7 +55,7 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	s := Summary{Results: d.Results, Knee: d.Knee, ReadKnee: d.ReadKnee, KneeStability: d.KneeStability,
-		Recommendation: d.Recommendation, Variants: d.Variants, Ratios: d.Ratios, Warnings: summaryWarnings(d.Knee)}
+		Recommendation: d.Recommendation, Variants: d.Variants, Ratios: d.Ratios, Warnings: summaryWarnings(d.Knee), Verdict: d.Verdict}
 	*r = Report{Header: d.Header, Config: d.Config, WarmupRan: d.WarmupRan, Summary: s, Adaptive: d.Adaptive,
 		MPI: d.MPI, Jobs: d.Jobs, KeptFile: d.KeptFile, LeftFiles: d.LeftFiles, Verified: d.Verified,
 		Warnings: runWarnings(d.Warnings, s.Warnings), Incomplete: d.Incomplete, Error: d.Error, ETAError: d.ETAError}

@@ -29,6 +29,8 @@ type Summary struct {
 	// Ratios are each later variant over the first, size by size.
 	Ratios   []VariantRatio
 	Warnings []Warning
+	// Verdict is the answer a report gives first, from the numbers above.
+	Verdict Verdict
 }
 
 // Warning is a warning the summary's numbers call for, in words a
@@ -73,6 +75,8 @@ func Summarize(res *iobench.Result, c Config, fs fsinfo.Info, applyFor []string)
 	s.Knee, s.ReadKnee, s.KneeStability = first.Knee, first.ReadKnee, first.KneeStability
 	s.Recommendation = advice.Recommend(s.Knee, Runs(rows, c.PrimaryMode()), fs)
 	s.Recommendation.Apply = howToApply(s.Recommendation, s.Knee, c, fs, applyFor)
+	s.Verdict = sweepVerdict(ModeRows(rows, c.PrimaryMode()), s.Knee, s.Recommendation, c, fs.IOBlockSize, applyFor, res.Incomplete)
+	s.Recommendation.Apply = applyVerdict(s.Recommendation.Apply, s.Verdict)
 	s.Warnings = summaryWarnings(s.Knee)
 	return s
 }

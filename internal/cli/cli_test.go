@@ -683,7 +683,7 @@ func TestTwoSizesShowNoPlateauShare(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) > 2 && (f[1] == "KiB") && (f[0] == "16" || f[0] == "32") {
+		if f := strings.Fields(l); len(f) > 2 && f[1] == "KiB" && (f[0] == "16" && f[2] == "16384" || f[0] == "32" && f[2] == "32768") {
 			rows++
 			if f[len(f)-1] != "-" || strings.Contains(l, "0%") {
 				t.Errorf("row %q: want a - share and no bar", l)

@@ -29,3 +29,17 @@ func TestProgressRoundsForLogs(t *testing.T) {
 		t.Errorf("JSON eta_error: %+v, %v", doc.ETAError, err)
 	}
 }
+
+// --brief prints the verdict alone; with another format it is refused.
+func TestBriefIsTheVerdict(t *testing.T) {
+	out, errOut, code := runCLI(t, smallSweep(t.TempDir(), "--repeat", "2", "--brief")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "verdict: ") || strings.Contains(out, "% plateau") || strings.Count(out, "\n") > 12 {
+		t.Errorf("--brief is not the verdict alone:\n%s", out)
+	}
+	if _, errOut, code := runCLI(t, smallSweep(t.TempDir(), "--brief", "--format", "json")...); code != 2 || !strings.Contains(errOut, "--brief") {
+		t.Errorf("--brief --format json: exit %d, %s", code, errOut)
+	}
+}

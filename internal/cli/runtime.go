@@ -82,7 +82,7 @@ func runtimeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
 	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
 	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
-	return append(flags, sharedFlags("output", "no-progress", "progress")...)
+	return append(flags, sharedFlags("output", "no-progress", "progress", "brief")...)
 }
 
 // runtimeJob is one `iobench runtime` from flags to report.
@@ -129,6 +129,12 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, er
 		return nil, asUsage(err)
 	}
 	j.reporter = format.Runtime
+	if c.Bool("brief") {
+		if format.Name != "text" {
+			return nil, usagef("--brief: the verdict is text; it cannot go with --format %s", format.Name)
+		}
+		j.reporter = render.RuntimeBrief
+	}
 	if err := checkFraction(j.fraction); err != nil {
 		return nil, asUsage(err)
 	}

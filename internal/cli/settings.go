@@ -141,6 +141,8 @@ func sweepSettings() []setting {
 		{flag: &cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal (the lines of --progress lines)"}, category: catOutput, cmd: true},
 		{flag: &cli.StringFlag{Name: "progress", Value: string(progressAuto), Usage: "progress on stderr: bar (run lines with a bar and the time left below them), lines (a line per run and per round), rounds (a line per round, for logs), none; auto: bar on a terminal, else lines"},
 			category: catOutput, cmd: true, example: "rounds"},
+		{flag: &cli.BoolFlag{Name: "brief", Usage: "print only the verdict: what to set per runtime, or that the default is fine, and how sure that is"},
+			category: catOutput, cmd: true, example: "true"},
 		{flag: forFlag(), category: catOutput, cmd: true},
 		{flag: &cli.BoolFlag{Name: "dry-run", Usage: "print the plan (sizes, rounds, bytes, order, profile and why) and exit without I/O"}, category: catOutput, cmd: true},
 

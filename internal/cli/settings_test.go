@@ -139,8 +139,8 @@ func TestRuntimeSharesTheSweepFlags(t *testing.T) {
 			t.Errorf("runtime --%s: usage %q, sweep's %q", name, got, want)
 		}
 	}
-	if shared != 11 {
-		t.Errorf("runtime shares %d of the sweep's flags, want 11", shared)
+	if shared != 12 {
+		t.Errorf("runtime shares %d of the sweep's flags, want 12", shared)
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 type sweepJob struct {
 	cfg            iobench.Config
 	format         string
+	brief          bool // --brief: the verdict alone
 	reporter       render.Reporter
 	output         string
 	rep            *report.Report
@@ -79,7 +80,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if cfg.Jobs > 1 && e.ranks() > 1 {
 		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
 	}
-	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"),
+	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"), brief: c.Bool("brief"),
 		stdout: c.App.Writer, stderr: c.App.ErrWriter,
 		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
 		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
@@ -119,6 +120,12 @@ func (j *sweepJob) checkFlags() error {
 		return err
 	}
 	j.reporter = format.Report
+	if j.brief {
+		if j.format != "text" {
+			return usagef("--brief: the verdict is text; it cannot go with --format %s", j.format)
+		}
+		j.reporter = render.TextBrief
+	}
 	if j.shared && j.cfg.Mode != iobench.ModeWrite {
 		return usagef("--shared-file: applies to --mode write only, not %q", j.cfg.Mode)
 	}
@@ -304,7 +311,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 		j.rep.MPI = j.cl.layout()
 		j.describeMPI(j.rep.MPI)
 	}
-	streamHeader := j.format == "text" && j.toStdout()
+	streamHeader := j.format == "text" && !j.brief && j.toStdout()
 	// On one terminal the text report's own warning lines are the copy.
 	warnStderr := !(streamHeader && sameTerminal(j.stdout, j.stderr))
 	for _, w := range j.rep.Warnings {
@@ -313,7 +320,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 		}
 	}
 	if streamHeader {
-		if err := j.agree(render.TextHeader(j.stdout, j.shown())); err != nil {
+		if err := j.agree(render.TextLead(j.stdout, j.shown())); err != nil {
 			return err
 		}
 	}
@@ -404,7 +411,7 @@ func (j *sweepJob) write(headerDone bool) error {
 	}
 	var err error
 	if headerDone {
-		err = render.TextBody(j.stdout, j.shown())
+		err = render.TextRest(j.stdout, j.shown())
 	} else {
 		err = j.reporter(j.stdout, j.shown())
 	}

@@ -17,7 +17,7 @@ import (
 // no block and nothing to say about it.
 func applyHeader(r *report.Report, reasons string) string {
 	rec := r.Recommendation
-	if rec == nil {
+	if rec == nil || !r.Verdict.Advice {
 		return ""
 	}
 	if len(rec.Apply) == 0 {
@@ -49,7 +49,7 @@ func (p *printer) textApply(r *report.Report) {
 	}
 	p.F("\n%s\n", head)
 	if len(r.Recommendation.Apply) > 0 {
-		p.F("%s\n", strings.Join(page.ApplyLines(r.Recommendation.Apply, r.FS.ResolvedDir), "\n"))
+		p.keep(shellLines(page.ApplyLines(r.Recommendation.Apply, r.FS.ResolvedDir), textWidth))
 	}
 	if r.Verified != nil || r.KeptFile != "" || len(r.LeftFiles) > 0 || len(r.AllWarnings()) > 0 || r.Incomplete {
 		p.F("\n") // the block ends before the lines that follow it
@@ -70,4 +70,20 @@ func (p *printer) mdApply(r *report.Report) {
 	p.Fenced("sh", page.ApplyLines(as, r.FS.ResolvedDir))
 	p.F("\n")
 	p.ApplyNotes(as)
+}
+
+// shellLines fits shell lines to width without breaking a command: the
+// comment of a line too long goes on comment lines of its own above it.
+func shellLines(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		code, comment, ok := strings.Cut(l, "  # ")
+		if len(l) <= width || !ok || strings.HasPrefix(code, "#") {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, wrap("# "+comment, width, "# ")...)
+		out = append(out, strings.TrimRight(code, " "))
+	}
+	return out
 }

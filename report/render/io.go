@@ -180,7 +180,7 @@ func (p *printer) textIO(r *report.Report, rows []iobench.SizeResult) {
 	for _, row := range lat {
 		lines = append(lines, strings.Join(latencyCells(row), "\t")+"\t")
 	}
-	p.WriteString(tabulate(lines))
+	p.table(lines)
 }
 
 func (p *printer) mdIO(r *report.Report, rows []iobench.SizeResult) {

@@ -27,7 +27,7 @@ func TestTimeLimitedRunsAreMarked(t *testing.T) {
 		"each run stops after 2s (--time-limit)",
 		"latency per write(2) call, µs",
 	} {
-		if !strings.Contains(text.String(), want) {
+		if !strings.Contains(oneLine(text.String()), want) {
 			t.Errorf("text lacks %q", want)
 		}
 	}

@@ -52,7 +52,7 @@ func (p *printer) textSpread(caption string, head []string, sums []spreadSummary
 	for _, s := range sums {
 		lines = append(lines, strings.Join(s.cells(), "\t")+"\t")
 	}
-	p.WriteString(tabulate(lines))
+	p.table(lines)
 }
 
 // mdSpread is textSpread as a Markdown table.

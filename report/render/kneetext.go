@@ -202,51 +202,33 @@ func StabilityLine(sp knee.Spread) string {
 	return s
 }
 
-// recommendation is the advice as text: the summary, the shell lines to
-// export for libgfortran, and notes; all empty without advice.
-type recommendation struct {
-	summary string
-	exports []string
-	notes   [][2]string // label, text
-}
-
-func recommendationText(rec *advice.Recommendation) recommendation {
-	var out recommendation
+// recommendationNotes are what the verdict leaves out: what could not be
+// compared with libgfortran's defaults, how the knee sits against the
+// block sizes, which variant the advice is from.
+func recommendationNotes(r *report.Report) [][2]string {
+	rec := r.Recommendation
+	var out [][2]string
 	if rec == nil {
-		return out
+		return nil
 	}
-	out.summary = rec.Summary
-	for _, e := range []string{rec.Gfortran.Export, rec.Gfortran.FormattedExport} {
-		if e != "" && !strings.HasPrefix(e, "export ") {
-			e = "export " + e
-		}
-		if e != "" {
-			out.exports = append(out.exports, e)
-		}
-	}
-	if rec.Gfortran.Note != "" {
-		out.notes = append(out.notes, [2]string{"gfortran", rec.Gfortran.Note})
+	if rec.Gfortran.Note != "" && r.Verdict.Advice {
+		out = append(out, [2]string{"gfortran", rec.Gfortran.Note})
 	}
 	if rec.BlockSizes.Note != "" {
-		out.notes = append(out.notes, [2]string{"block sizes", rec.BlockSizes.Note})
+		out = append(out, [2]string{"block sizes", rec.BlockSizes.Note})
+	}
+	if b := recommendationBasis(r); b != "" {
+		out = append(out, [2]string{"variants", b})
 	}
 	return out
 }
 
 func (p *printer) textRecommendation(r *report.Report) {
-	if r.Recommendation == nil {
-		return
-	}
-	rec := recommendationText(r.Recommendation)
-	p.F("\nrecommendation: %s\n", rec.summary)
-	if b := recommendationBasis(r); b != "" {
-		p.F("  (%s)\n", b)
-	}
-	for _, e := range rec.exports {
-		p.F("  %s\n", e)
-	}
-	for _, n := range rec.notes {
-		p.F("  %s: %s\n", n[0], n[1])
+	if notes := recommendationNotes(r); len(notes) > 0 {
+		p.F("\n")
+		for _, n := range notes {
+			p.F("%s: %s\n", n[0], n[1])
+		}
 	}
 	p.textApply(r)
 }

@@ -23,6 +23,7 @@ import (
 func Markdown(w io.Writer, r *report.Report) error {
 	var p printer
 	p.F("### %s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
+	p.mdVerdict(sweepVerdictLines(r))
 	if len(r.Command) > 0 {
 		p.F("\nCommand:\n\n")
 		p.Fenced("sh", []string{page.ShellJoin(r.Command)})
@@ -210,20 +211,23 @@ func (p *printer) mdRanks(r *report.Report, rows []iobench.SizeResult) {
 	p.mdSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 
+// mdVerdict writes the verdict lines as a paragraph and a list.
+func (p *printer) mdVerdict(lines []string) {
+	p.F("\n")
+	for _, l := range lines {
+		if item, ok := strings.CutPrefix(l, "  "); ok {
+			p.F("- %s\n", item)
+		} else {
+			p.F("%s\n\n", page.Sentence(l))
+		}
+	}
+}
+
 func (p *printer) mdRecommendation(r *report.Report) {
 	if r.Recommendation == nil {
 		return
 	}
-	rec := recommendationText(r.Recommendation)
-	p.F("\nRecommendation: %s\n", rec.summary)
-	if b := recommendationBasis(r); b != "" {
-		p.F("\n%s.\n", page.Sentence(b))
-	}
-	if len(rec.exports) > 0 {
-		p.F("\n")
-		p.Fenced("sh", rec.exports)
-	}
-	for _, n := range rec.notes {
+	for _, n := range recommendationNotes(r) {
 		p.F("\n%s: %s\n", page.Sentence(n[0]), n[1])
 	}
 	p.mdApply(r)

@@ -59,7 +59,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // whether the first byte fails or one in the middle does.
 func TestWriteErrors(t *testing.T) {
 	outputs := map[string]func(io.Writer) error{
-		"body": func(w io.Writer) error { return TextBody(w, fixture.Ext4()) },
+		"body": func(w io.Writer) error { return TextRest(w, fixture.Ext4()) },
 	}
 	for _, f := range formats {
 		name := string(f.Command) + " " + f.Name

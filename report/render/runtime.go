@@ -28,22 +28,30 @@ func runtimeName(rt runtimes.Runtime) string {
 	return "C stdio"
 }
 
-// RuntimeText writes the runtime report for people.
+// RuntimeText writes the runtime report for people, its verdict first.
 func RuntimeText(w io.Writer, r *report.RuntimeReport) error {
 	var p printer
+	p.F("%s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	for _, l := range runtimeVerdictLines(r) {
+		p.F("%s\n", l)
+	}
+	p.F("\n")
 	p.runtimeHeader(r, "")
-	p.F("\n%s", tabulate(runtimeTable(r, "\t", "\t")))
+	p.F("\n")
+	p.table(runtimeTable(r, "\t", "\t"))
 	p.runtimeNotes(r, "")
 	if len(r.Apply) > 0 {
 		p.textApply(asSweepReport(r))
 	}
-	return p.FlushTo(w)
+	return p.flushText(w)
 }
 
 // RuntimeMarkdown writes the runtime report for a bug report or a wiki.
 func RuntimeMarkdown(w io.Writer, r *report.RuntimeReport) error {
 	var p printer
-	p.F("## %s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	p.F("## %s: %s writes through %s\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
+	p.mdVerdict(runtimeVerdictLines(r))
+	p.F("\n")
 	p.runtimeHeader(r, "- ")
 	p.F("\n")
 	lines := runtimeTable(r, " | ", " |")
@@ -60,10 +68,9 @@ func RuntimeMarkdown(w io.Writer, r *report.RuntimeReport) error {
 	return p.FlushTo(w)
 }
 
+// runtimeHeader is the runtime check's facts: the writer, the file
+// system, the data, the buffers, the timing and the sweep.
 func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
-	if bullet == "" {
-		p.F("%s: %s writes through %s\n", toolTitle(r.Tool), r.Runtime, runtimeName(r.Runtime))
-	}
 	fs, c := r.FS, r.Config
 	p.F("%swriter:     %s\n", bullet, r.Compiler)
 	if fs.ResolvedDir != "" {
@@ -167,7 +174,11 @@ func sweepLine(sw *runtimes.Sweep) string {
 	if !sw.KneeEstablished {
 		est = "not established"
 	}
-	return fmt.Sprintf("%s, %d sizes; knee %s (%s), recommended %s", sw.Source, len(sw.Points), sizeName(sw.KneeBytes), est, sizeName(sw.RecommendedBytes))
+	line := fmt.Sprintf("%s, %d sizes; knee %s (%s)", sw.Source, len(sw.Points), sizeName(sw.KneeBytes), est)
+	if sw.RecommendedBytes != sw.KneeBytes {
+		line += fmt.Sprintf(", write(2) calls aimed at %s", sizeName(sw.RecommendedBytes))
+	}
+	return line
 }
 
 // runtimeTable is the table's lines, cells joined by sep and ended by
@@ -236,9 +247,9 @@ func (p *printer) runtimeNotes(r *report.RuntimeReport, bullet string) {
 		p.F("%swrite(2) calls: rows marked ! made other calls than the buffering rule predicts.\n", bullet)
 	}
 	if len(r.Summary.Advice) > 0 {
-		p.F("\n%sRecommendation for %s (aim: write(2) calls of at least the sweep's recommended size):\n", bullet, name)
+		p.F("\n%sThe buffer each case needs for write(2) calls of at least the sweep's recommended size, and why:\n", bullet)
 		for _, a := range r.Summary.Advice {
-			p.F("%s  %s, %s: %s\n", bullet, a.Layout, a.Convert, adviceText(a, r.Config.DefaultBuffer))
+			p.F("%s  %s, %s: %s\n", bullet, a.Layout, a.Convert, ruleText(a, r.Config.DefaultBuffer))
 		}
 	}
 	for _, w := range r.Warnings {
@@ -260,41 +271,21 @@ func confidenceWord(cases []runtimes.CaseSummary) string {
 	return fmt.Sprintf("at least %.0f%%", 100*lo)
 }
 
-// adviceText is one advice line: what to set, why, and what was
-// measured for it.
-func adviceText(a runtimes.Advice, def int64) string {
+// ruleText is the buffer one case needs and the buffering rule that says
+// so, with how the write(2) sweep's prediction held; what to do about it
+// is the verdict's.
+func ruleText(a runtimes.Advice, def int64) string {
 	switch a.Verdict {
 	case runtimes.VerdictAny:
 		return "any buffer: " + a.Rule
 	case runtimes.VerdictNoKnee:
 		return "no advice: " + a.Rule
 	}
-	var s string
+	s := fmt.Sprintf("a buffer of %s: %s", sizeName(a.BufferBytes), a.Rule)
 	if a.KeepDefault {
-		s = fmt.Sprintf("keep the default (%s): it is at least the %s this needs; %s", sizeName(def), sizeName(a.BufferBytes), a.Rule)
-	} else {
-		s = fmt.Sprintf("%s (%s): %s", a.Setting, sizeName(a.BufferBytes), a.Rule)
+		s = fmt.Sprintf("the default (%s) is at least the %s this needs: %s", sizeName(def), sizeName(a.BufferBytes), a.Rule)
 	}
-	if !a.Measured || a.Gain == nil {
-		if !a.KeepDefault {
-			s += "; not measured through the runtime here (add it to --buffers)"
-		}
-		return s
-	}
-	what := "measured"
-	if a.KeepDefault {
-		what = sizeName(a.BufferBytes) + " measured"
-	}
-	s += fmt.Sprintf("; %s x%.2f (%.2f-%.2f) over the default", what, a.Gain.Ratio, a.Gain.Low, a.Gain.High)
-	switch a.Verdict {
-	case runtimes.VerdictSet:
-		s += ", a real gain"
-	case runtimes.VerdictEnough:
-		s += ", no real gain: the default does as well"
-	default:
-		s += ", not measurably different"
-	}
-	if sp := a.Sweep; sp != nil && sp.Agreement != "" {
+	if sp := a.Sweep; a.Measured && sp != nil && sp.Agreement != "" {
 		s += fmt.Sprintf("; the write(2) sweep predicted x%.2f: %s", sp.Gain, agreementSentence(sp))
 	}
 	return s
@@ -368,5 +359,5 @@ func asSweepReport(r *report.RuntimeReport) *report.Report {
 	if r.Sweep != nil {
 		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
 	}
-	return &report.Report{Header: report.Header{FS: r.FS}, Summary: report.Summary{Recommendation: rec}}
+	return &report.Report{Header: report.Header{FS: r.FS}, Summary: report.Summary{Recommendation: rec, Verdict: report.Verdict{Advice: true}}}
 }

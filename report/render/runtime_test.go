@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/runtimes"
@@ -36,12 +37,13 @@ func TestRuntimeTextSaysWhatWasMeasured(t *testing.T) {
 		"Inferred from write(2):",
 		"every run made exactly the calls the buffering rule predicts",
 		"array, native: any buffer:",
-		"array, big-endian: export GFORTRAN_UNFORMATTED_BUFFER_SIZE=262144 (256 KiB)",
-		"records, native: export GFORTRAN_UNFORMATTED_BUFFER_SIZE=524288 (512 KiB)", // 2K
+		"array, big-endian: export GFORTRAN_UNFORMATTED_BUFFER_SIZE=262144: 256 KiB measured x1.11 (1.07-1.16) over the default (128 KiB)",
+		"records, native: export GFORTRAN_UNFORMATTED_BUFFER_SIZE=524288: 512 KiB measured x1.18", // 2K
+		"array, big-endian: a buffer of 256 KiB: converted data",
 		"they agree",
 		"differ (",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(oneLine(out), want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
@@ -86,10 +88,10 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"timing:     adaptive rounds (--repeat auto: at least 3 of every case, then the undecided recommended cases with their defaults, within a time budget of 5 x the first round)",
-		"rounds:     8 adaptive rounds of 20, 20, 20, 6 (x4), 4 cases; stopped because the next round (about 4.1s) would overrun the budget; 58s of a 1m1s budget (5 x the first round's 12s); undecided: records big-endian 256 KiB (gain)\n",
+		"timing: adaptive rounds (--repeat auto: at least 3 of every case, then the undecided recommended cases with their defaults, within a time budget of 5 x the first round)",
+		"rounds: 8 adaptive rounds of 20, 20, 20, 6 (x4), 4 cases; stopped because the next round (about 4.1s) would overrun the budget; 58s of a 1m1s budget (5 x the first round's 12s); undecided: records big-endian 256 KiB (gain) write(2):",
 	} {
-		if !strings.Contains(text.String(), want) {
+		if !strings.Contains(oneLine(text.String()), want) {
 			t.Errorf("no %q in:\n%s", want, text.String())
 		}
 	}
@@ -108,4 +110,37 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !doc.Config.RepeatAuto || doc.Adaptive.Stop != iobench.StopEstablished || doc.Adaptive.Rounds != 8 {
 		t.Errorf("JSON: %v; config %+v, adaptive %+v", err, doc.Config, doc.Adaptive)
 	}
+}
+
+// A buffer the runtime measured slower than its default is never what the
+// verdict or the how-to-apply block sets, and the verdict says slower.
+func TestRuntimeVerdictNeverSetsASlowerBuffer(t *testing.T) {
+	r := fixture.Runtime()
+	for i, a := range r.Summary.Advice {
+		if a.BufferBytes == 256<<10 {
+			r.Summary.Advice[i].Gain = &knee.Gain{Ratio: 0.78, Low: 0.75, High: 0.79, P: 0.0079, Runs: 5, PlateauRuns: 5}
+		}
+	}
+	r.SetApply()
+	var b bytes.Buffer
+	if err := RuntimeText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := oneLine(b.String())
+	for _, want := range []string{
+		"array, big-endian: keep the default (128 KiB): 256 KiB measured x0.78 (0.75-0.79) over the default (128 KiB); slower, p = 0.0079: established",
+		"# measured; the default: 256 KiB measured slower than the default export GFORTRAN_UNFORMATTED_BUFFER_SIZE=131072",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(out, "GFORTRAN_UNFORMATTED_BUFFER_SIZE=262144") || strings.Contains(out, "no real gain") {
+		t.Errorf("sets the slower 256 KiB, or calls a loss no real gain:\n%s", b.String())
+	}
+}
+
+// oneLine is text with its wrapped lines joined and runs of blanks as one.
+func oneLine(text string) string {
+	return strings.Join(strings.Fields(text), " ")
 }

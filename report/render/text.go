@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -14,32 +15,75 @@ import (
 	"github.com/iobench/iobench/report"
 )
 
-// Text writes the header, the results table and the knee.
+// Text writes the report with its answer first: a short header, the
+// verdict, then the file system facts, the results table, the knee and
+// the details. Prose wraps to textWidth columns; tables do not.
 func Text(w io.Writer, r *report.Report) error {
-	var p printer
-	p.textHeader(r)
-	p.textBody(r)
-	return p.FlushTo(w)
+	return textOf(w, r, (*printer).textLead, (*printer).textRest)
 }
 
-// TextHeader is what statvfs and the plan say, printed before any run so
-// a user sees at once what is being measured.
-func TextHeader(w io.Writer, r *report.Report) error {
+// TextLead is the short header, printed before any run so a user sees at
+// once what is being measured.
+func TextLead(w io.Writer, r *report.Report) error { return textOf(w, r, (*printer).textLead) }
+
+// TextRest is everything after the short header: the verdict, the facts,
+// the tables, the knee and the details.
+func TextRest(w io.Writer, r *report.Report) error { return textOf(w, r, (*printer).textRest) }
+
+// TextHeader is what statvfs and the plan say: the info command's report.
+func TextHeader(w io.Writer, r *report.Report) error { return textOf(w, r, (*printer).textHeader) }
+
+// textOf writes the parts of r, wrapped.
+func textOf(w io.Writer, r *report.Report, parts ...func(*printer, *report.Report)) error {
 	var p printer
-	p.textHeader(r)
-	return p.FlushTo(w)
+	for _, part := range parts {
+		part(&p, r)
+	}
+	return p.flushText(w)
 }
 
-// TextBody is the results table, the knee and the warnings.
-func TextBody(w io.Writer, r *report.Report) error {
-	var p printer
+// textLead is the title and one line on what is measured.
+func (p *printer) textLead(r *report.Report) {
+	p.F("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
+	if line := measuredLine(r); line != "" {
+		p.F("measured:   %s\n", line)
+	}
+}
+
+// measuredLine is where and what a sweep measures, as far as known.
+func measuredLine(r *report.Report) string {
+	var parts []string
+	if fs := r.FS; fs.Type != "" || fs.ResolvedDir != "" {
+		parts = append(parts, strings.TrimSpace(cmp.Or(fs.Type, "a file system")+" at "+cmp.Or(fs.ResolvedDir, "?")))
+	}
+	if c := r.Config; c.TotalBytes > 0 {
+		parts = append(parts, humanize.IBytes(uint64(c.TotalBytes))+" per run")
+	}
+	if sizes := r.Config.Sizes; len(sizes) > 0 {
+		parts = append(parts, fmt.Sprintf("%d sizes from %s to %s", len(sizes), sizeName(slices.Min(sizes)), sizeName(slices.Max(sizes))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// textRest is the verdict, the facts and the body.
+func (p *printer) textRest(r *report.Report) {
+	p.F("\n")
+	for _, l := range sweepVerdictLines(r) {
+		p.F("%s\n", l)
+	}
+	p.F("\n")
+	p.textFacts(r)
 	p.textBody(r)
-	return p.FlushTo(w)
 }
 
 func (p *printer) textHeader(r *report.Report) {
-	fs := r.FS
 	p.F("%s: %s throughput by write(2) size\n", toolTitle(r.Tool), DirectionWord(r.Config.Mode))
+	p.textFacts(r)
+}
+
+// textFacts are the file system's facts and the plan.
+func (p *printer) textFacts(r *report.Report) {
+	fs := r.FS
 	// Results read back by analyze may lack the facts of a live run.
 	if fs.ResolvedDir != "" {
 		p.F("dir:        %s%s\n", fs.ResolvedDir, symlinkNote(r))
@@ -203,7 +247,8 @@ func (p *printer) textMode(r *report.Report, mode iobench.Mode) {
 	p.F("\n%s\n", sectionTitle(r, mode))
 	p.textTable(r, rows, k)
 	p.textIO(r, rows)
-	p.F("\n%s\n", strings.Join(chart(rows, k), "\n"))
+	p.F("\n")
+	p.keep(chart(rows, k))
 	p.F("\n%s\n", KneeLine(est, rows))
 	if line := establishedLine(r, est); line != "" {
 		p.F("%s\n", line)
@@ -235,7 +280,7 @@ func (p *printer) textTable(r *report.Report, rows []iobench.SizeResult, k knee.
 		}
 		lines = append(lines, line)
 	}
-	p.WriteString(tabulate(lines))
+	p.table(lines)
 	if cols.repeated && anyWide(rows) {
 		p.F("! CV above %.0f%%: this size's repeats disagree, so its median is unreliable\n", 100*knee.WideCV)
 	}

@@ -117,7 +117,7 @@ func ratioVerdicts(r *report.Report, mode iobench.Mode) []string {
 		}
 		line := fmt.Sprintf("%s: %s to %s of %s; measurably slower at %d and faster at %d of %d sizes",
 			v.Name, ratio(lo), ratio(hi), r.Variants[0].Name, slower, faster, n)
-		if p := minUTestP(fewest); p >= knee.GainAlpha {
+		if p := minUTestP(fewest, fewest); p >= knee.GainAlpha {
 			line += fmt.Sprintf(" (with %d runs of each the U test cannot go below p = %.2f: run 4 or more rounds to test the ratios)", fewest, p)
 		}
 		out = append(out, line)
@@ -126,14 +126,14 @@ func ratioVerdicts(r *report.Report, mode iobench.Mode) []string {
 }
 
 // minUTestP is the smallest two-sided p-value the Mann-Whitney U test can
-// give two samples of n runs each: 2 / C(2n, n).
-func minUTestP(n int) float64 {
-	if n < 1 {
+// give samples of m and n runs: 2 / C(m+n, n).
+func minUTestP(m, n int) float64 {
+	if m < 1 || n < 1 {
 		return 1
 	}
 	c := 1.0
 	for i := 1; i <= n; i++ {
-		c = c * float64(n+i) / float64(i)
+		c = c * float64(m+i) / float64(i)
 	}
 	return min(1, 2/c)
 }
@@ -148,7 +148,7 @@ func (p *printer) textRatios(r *report.Report, mode iobench.Mode) {
 	for _, size := range sizes {
 		lines = append(lines, strings.Join(ratioCells(r, size, at[size]), "\t")+"\t")
 	}
-	p.WriteString(tabulate(lines))
+	p.table(lines)
 	for _, l := range ratioVerdicts(r, mode) {
 		p.F("%s\n", l)
 	}

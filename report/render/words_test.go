@@ -24,6 +24,12 @@ func randomReport(rng *rand.Rand) *report.Report {
 	r.Config.Repeat = 1 + rng.IntN(5)
 	r.Config.TotalBytes = 64 << 20
 	r.Warnings = nil
+	r.SetResult(&iobench.Result{Samples: randomSamples(rng, r.Config)})
+	return r
+}
+
+// randomSamples are c's rounds over a random curve.
+func randomSamples(rng *rand.Rand, c report.Config) []iobench.Sample {
 	kneeAt := float64(int64(2<<10) << rng.IntN(14))
 	decline := 1e18
 	if rng.IntN(3) == 0 {
@@ -31,8 +37,8 @@ func randomReport(rng *rand.Rand) *report.Report {
 	}
 	exp, noise := 0.3+0.7*rng.Float64(), []float64{0.01, 0.03, 0.08, 0.15}[rng.IntN(4)]
 	var samples []iobench.Sample
-	for round := 1; round <= r.Config.Repeat; round++ {
-		for _, size := range r.Config.Sizes {
+	for round := 1; round <= c.Repeat; round++ {
+		for _, size := range c.Sizes {
 			s := float64(size)
 			y := 1500 * math.Pow(min(1, s/kneeAt), exp)
 			if s > decline {
@@ -42,15 +48,14 @@ func randomReport(rng *rand.Rand) *report.Report {
 			if rng.Float64() < 0.03 {
 				y *= 0.5
 			}
-			secs := float64(r.Config.TotalBytes) / (y * iobench.MiB)
+			secs := float64(c.TotalBytes) / (y * iobench.MiB)
 			samples = append(samples, iobench.Sample{
 				Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round, Seq: len(samples) + 1},
-				Seconds: secs, Bytes: r.Config.TotalBytes, Calls: r.Config.TotalBytes / size, Start: fixture.Start,
+				Seconds: secs, Bytes: c.TotalBytes, Calls: c.TotalBytes / size, Start: fixture.Start,
 			})
 		}
 	}
-	r.SetResult(&iobench.Result{Samples: samples})
-	return r
+	return samples
 }
 
 var (
@@ -89,12 +94,13 @@ func checkWords(r *report.Report, text string) error {
 	}
 	k := r.Knee
 	var kneeLine, rec string
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
 		switch {
 		case strings.HasPrefix(line, "knee: "):
-			kneeLine = line
-		case strings.HasPrefix(line, "recommendation: "):
-			rec = line
+			kneeLine = paragraph(lines, i)
+		case strings.HasPrefix(line, "verdict: "):
+			rec = strings.Join(verdictBlock(lines[i-2:]), " ")
 		}
 	}
 	for _, m := range quotedShare.FindAllStringSubmatch(kneeLine+" "+rec, -1) {
@@ -138,11 +144,11 @@ func checkBand(r *report.Report, kneeLine, rec string, cell map[string]string) e
 			return fmt.Errorf("the table's best is %.1f MiB/s at %s", best.MiBPerSec, units.FormatSize(best.WriteSize))
 		}
 	}
-	for size, phrase := range map[string]string{"128 KiB": "unformatted buffer reaches only ", "8 KiB": "the 8 KiB buffer reaches "} {
+	for size, phrase := range map[string]string{"128 KiB": ": 128 KiB measured ", "8 KiB": ": 8 KiB measured "} {
 		if i := strings.Index(rec, phrase); i >= 0 {
 			got := strings.SplitN(rec[i+len(phrase):], " ", 2)[0]
-			if strings.TrimRight(got, ";)") != cell[size] {
-				return fmt.Errorf("the recommendation gives %s %s, the table %s", size, got, cell[size])
+			if got != cell[size] {
+				return fmt.Errorf("the verdict gives %s %s, the table %s", size, got, cell[size])
 			}
 		}
 	}
@@ -157,4 +163,16 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// paragraph is line i and the lines wrapped from it, joined.
+func paragraph(lines []string, i int) string {
+	s := lines[i]
+	for _, l := range lines[i+1:] {
+		if !strings.HasPrefix(l, "  ") {
+			break
+		}
+		s += " " + strings.TrimSpace(l)
+	}
+	return s
 }
