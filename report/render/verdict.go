@@ -143,7 +143,7 @@ func defaultWords(d report.DefaultVerdict, f facts) string {
 	if d.Basis == report.BasisAboveKnee && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
 		s += fmt.Sprintf(", below %s but not measurably (as the knee line says)", f.bandPct())
 	}
-	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee {
+	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee && d.Basis != report.BasisDip {
 		s += fmt.Sprintf("; %s would gain %s, inferred from write(2) calls", units.FormatSize(d.Buffer), gainWords(g))
 	}
 	if d.Basis == report.BasisNotRun && len(f.sizes) > 0 {
@@ -208,7 +208,7 @@ func basisWords(d report.DefaultVerdict, k knee.Result) string {
 	case report.BasisAboveKnee:
 		return aboveKneeWords(d, k)
 	case report.BasisDip:
-		return fmt.Sprintf("it is above the %s knee, yet the plateau measured %s of it, %s: not established",
+		return fmt.Sprintf("it is at or above the %s knee, yet the plateau is %s faster, %s: not established",
 			units.FormatSize(k.WriteSize), gainWords(g), pWords(g.P))
 	case report.BasisFewRuns:
 		return fmt.Sprintf("%s of %s and %s on the plateau are too few (%d each): not established",

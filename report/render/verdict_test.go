@@ -296,7 +296,9 @@ func checkQuotes(action string, g *knee.Gain, inBand bool, def int64, cells map[
 		}
 		return nil
 	}
-	if m := gainQuote.FindStringSubmatch(action); !inBand && (m == nil || m[1] != fmt.Sprintf("%.2f", g.Ratio) ||
+	if m := gainQuote.FindStringSubmatch(action); inBand && m != nil {
+		return fmt.Errorf("quotes the gain of %d over itself or a smaller size: %q", def, m[0])
+	} else if !inBand && (m == nil || m[1] != fmt.Sprintf("%.2f", g.Ratio) ||
 		m[2] != "" && (m[2] != fmt.Sprintf("%.2f", g.Low) || m[3] != fmt.Sprintf("%.2f", g.High))) {
 		return fmt.Errorf("quotes %q, the runs give x%.2f (%.2f-%.2f)", m, g.Ratio, g.Low, g.High)
 	}
