@@ -53,18 +53,20 @@ func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 	}
 	return &cli.Command{
 		Name:        "runtime",
-		Usage:       "check the advice through a real runtime: libgfortran (gfortran) or C stdio (stdio)",
+		Usage:       "check the advice through a real runtime: libgfortran (gfortran), C stdio (stdio), MPI-IO (mpiio) or HDF5 (hdf5)",
 		Description: runtimeExamples,
 		Subcommands: []*cli.Command{
 			sub(runtimes.Gfortran, "write through libgfortran's unformatted stream I/O (GFORTRAN_UNFORMATTED_BUFFER_SIZE, GFORTRAN_CONVERT_UNIT)"),
 			sub(runtimes.Stdio, "write through C stdio: fwrite with a setvbuf buffer"),
+			e.libraryCommand(runtimes.MPIIO, onUsage),
+			e.libraryCommand(runtimes.HDF5, onUsage),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				_, err := runtimes.ParseRuntime(c.Args().First())
 				return usagef("runtime: %w", err)
 			}
-			return usagef("runtime: name the runtime: iobench runtime gfortran or iobench runtime stdio")
+			return usagef("runtime: name the runtime: iobench runtime gfortran, stdio, mpiio or hdf5")
 		},
 		OnUsageError: onUsage,
 	}
@@ -119,6 +121,11 @@ func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
 // newRuntimeJob reads and checks every flag before anything is built or
 // written.
 func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, error) {
+	return newJobWith(c, e, rt, (*runtimeJob).planFromFlags)
+}
+
+// newJobWith is newRuntimeJob with the data and cases read by readPlan.
+func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, readPlan func(*runtimeJob, *cli.Context) error) (*runtimeJob, error) {
 	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: c.String("output"),
 		from: c.String("from"), fraction: c.Float64("knee-fraction")}
 	format, err := lookupFormat(report.CmdRuntime, c.String("format"))
@@ -141,7 +148,7 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, er
 	if err := checkNewOutput(j.output); err != nil {
 		return nil, err
 	}
-	if err := j.planFromFlags(c); err != nil {
+	if err := readPlan(j, c); err != nil {
 		return nil, asUsage(err)
 	}
 	if j.info, err = statDir(j.cfg.Dir); err != nil {
@@ -171,10 +178,33 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 	j.cfg = iobench.DefaultConfig()
 	j.cfg.Type = convert.Float64
 	j.cfg.Count = int64(runtimeDefaultBytes / runtimes.ElementBytes)
+	if err := j.timingFromFlags(c); err != nil {
+		return err
+	}
+	orders, err := parseOrders(c.String("convert"))
+	if err != nil {
+		return err
+	}
+	record, err := j.recordFromFlags(c)
+	if err != nil {
+		return err
+	}
+	if c.IsSet("buffers") {
+		if j.buffers, err = parseBufferList(j.rt, c.String("buffers")); err != nil {
+			return err
+		}
+	}
+	j.plan = runtimes.Plan{Dir: j.cfg.Dir, Elements: j.cfg.Count, RecordBytes: record, Layouts: runtimes.Layouts(), Orders: orders,
+		Rounds: runtimes.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
+	return nil
+}
+
+// timingFromFlags reads the directory, the data's size and the timing
+// flags into j.cfg, whose Count holds the default size.
+func (j *runtimeJob) timingFromFlags(c *cli.Context) error {
 	if err := readSettings(c, &j.cfg, "dir", "count", "seed", "fsync", "sync"); err != nil {
 		return err
 	}
-	count := j.cfg.Count
 	var err error
 	switch {
 	case c.IsSet("repeat"): // with --time-budget
@@ -188,30 +218,21 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 	if !c.IsSet("seed") {
 		j.cfg.Seed = uint64(time.Now().UnixNano())
 	}
-	if err := checkSync(j.cfg.Sync); err != nil {
-		return err
-	}
-	orders, err := parseOrders(c.String("convert"))
-	if err != nil {
-		return err
-	}
+	return checkSync(j.cfg.Sync)
+}
+
+// recordFromFlags reads --record: whole float64 elements, within the data.
+func (j *runtimeJob) recordFromFlags(c *cli.Context) (int64, error) {
 	record, err := parseBytes("--record", c.String("record"))
 	switch {
 	case err != nil:
-		return err
+		return 0, err
 	case record%runtimes.ElementBytes != 0:
-		return fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", c.String("record"))
+		return 0, fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", c.String("record"))
 	case record > j.cfg.TotalBytes():
-		return fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", c.String("record"), j.cfg.TotalBytes())
+		return 0, fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", c.String("record"), j.cfg.TotalBytes())
 	}
-	if c.IsSet("buffers") {
-		if j.buffers, err = parseBufferList(j.rt, c.String("buffers")); err != nil {
-			return err
-		}
-	}
-	j.plan = runtimes.Plan{Dir: j.cfg.Dir, Elements: count, RecordBytes: record, Layouts: runtimes.Layouts(), Orders: orders,
-		Rounds: runtimes.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
-	return nil
+	return record, nil
 }
 
 // roundsFromProfile sets the plan's rounds as sweep's would be set:
@@ -433,6 +454,12 @@ func (j *runtimeJob) bufferList(sw *runtimes.Sweep) []int64 {
 // finish summarizes what was measured and writes the report, also after
 // a failure part way.
 func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
+	return j.finishWith(res, runErr, j.rep.SetApply, j.write)
+}
+
+// finishWith is finish with the apply block filled by setApply and the
+// report written by write.
+func (j *runtimeJob) finishWith(res *runtimes.Result, runErr error, setApply func(), write func() error) error {
 	if res == nil {
 		res = &runtimes.Result{Incomplete: runErr != nil}
 	}
@@ -447,7 +474,7 @@ func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
 	if len(res.Samples) > 0 {
 		r.Summary = runtimes.Summarize(j.rt, j.plan, res, r.Sweep)
 	}
-	r.SetApply()
+	setApply()
 	r.DurationSeconds = time.Since(r.StartTime).Seconds()
 	if runErr != nil {
 		r.Error = runErr.Error()
@@ -458,17 +485,23 @@ func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
 	}
-	return errors.Join(runErr, j.write())
+	return errors.Join(runErr, write())
 }
 
 func (j *runtimeJob) write() error {
+	return j.writeReport(func(w io.Writer) error { return j.reporter(w, j.rep) })
+}
+
+// writeReport writes a report to -o, or to stdout when -o is not given
+// or cannot be written.
+func (j *runtimeJob) writeReport(render func(io.Writer) error) error {
 	if j.output == "" || j.output == "-" {
-		return j.reporter(j.stdout, j.rep)
+		return render(j.stdout)
 	}
-	err := outputError(report.WriteNew(j.output, func(w io.Writer) error { return j.reporter(w, j.rep) }))
+	err := outputError(report.WriteNew(j.output, render))
 	if err != nil {
 		fmt.Fprintf(j.stderr, "iobench: could not write %s; the report follows on stdout\n", j.output)
-		return errors.Join(err, j.reporter(j.stdout, j.rep))
+		return errors.Join(err, render(j.stdout))
 	}
 	fmt.Fprintf(j.stderr, "iobench: report written to %s\n", j.output)
 	return nil

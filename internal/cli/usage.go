@@ -85,27 +85,39 @@ func withHelp(app *cli.App) *cli.App {
 	app.Commands = append(app.Commands, helpCommand())
 	app.Flags = append(app.Flags, cli.HelpFlag) // urfave/cli adds it only with its own help command
 	for _, cmd := range app.Commands {
-		if flags := sharedSubcommandFlags(cmd); len(flags) > 0 && cmd.CustomHelpTemplate == "" {
-			cmd.CustomHelpTemplate = cli.SubcommandHelpTemplate + "\nOPTIONS OF EACH (iobench " + cmd.Name + " " +
-				strings.Join(commandNames(cmd.Subcommands), "|") + " [options]):\n" + templateSafe(flagTable(flags))
+		groups := subcommandFlagGroups(cmd)
+		if len(groups) == 0 || cmd.CustomHelpTemplate != "" {
+			continue
+		}
+		cmd.CustomHelpTemplate = cli.SubcommandHelpTemplate
+		for _, g := range groups {
+			title := "OPTIONS OF EACH"
+			if len(g) == 1 {
+				title = "OPTIONS"
+			}
+			cmd.CustomHelpTemplate += "\n" + title + " (iobench " + cmd.Name + " " + strings.Join(commandNames(g), "|") + " [options]):\n" +
+				templateSafe(flagTable(g[0].Flags))
 		}
 	}
 	return app
 }
 
-// sharedSubcommandFlags are the flags every subcommand of cmd has, in the
-// first one's order; nil when they differ.
-func sharedSubcommandFlags(cmd *cli.Command) []cli.Flag {
-	subs := slices.DeleteFunc(slices.Clone(cmd.Subcommands), func(c *cli.Command) bool { return c.Name == "help" })
-	if len(subs) == 0 {
-		return nil
-	}
-	for _, s := range subs[1:] {
-		if !slices.Equal(flagNames(s.Flags), flagNames(subs[0].Flags)) {
-			return nil
+// subcommandFlagGroups are cmd's subcommands grouped by the flags they
+// take, in order: the runtimes share theirs, each library has its own.
+func subcommandFlagGroups(cmd *cli.Command) [][]*cli.Command {
+	var groups [][]*cli.Command
+	for _, s := range cmd.Subcommands {
+		if s.Name == "help" {
+			continue
 		}
+		i := slices.IndexFunc(groups, func(g []*cli.Command) bool { return slices.Equal(flagNames(s.Flags), flagNames(g[0].Flags)) })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], s)
 	}
-	return subs[0].Flags
+	return groups
 }
 
 func flagNames(flags []cli.Flag) []string {
@@ -185,7 +197,7 @@ func unknownFlag(err error, c *cli.Context) error {
 	if len(path) > 0 {
 		cmd := c.Command
 		flags = cmd.Flags
-		if shared := sharedSubcommandFlags(cmd); slices.Contains(flagNames(shared), name) {
+		if slices.ContainsFunc(cmd.Subcommands, func(s *cli.Command) bool { return slices.Contains(flagNames(s.Flags), name) }) {
 			subs := commandNames(cmd.Subcommands)
 			return fmt.Errorf("--%s: name the %s first: %s %s --%s ... (one of: %s)", name, cmd.Name, where, subs[0], name, strings.Join(subs, ", "))
 		}

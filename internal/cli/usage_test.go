@@ -39,7 +39,7 @@ func TestSlipsGetOneLineWithTheFix(t *testing.T) {
 		{[]string{"runtime", "gfortran", "--bufers", "4K"}, []string{"--bufers: no such flag for iobench runtime gfortran; did you mean --buffers?"}},
 		{[]string{"app", "--curv", "c.json"}, []string{"did you mean --curve?"}},
 		{[]string{"sweep", "--zzzzzz"}, []string{"--zzzzzz: no such flag for iobench sweep (see iobench sweep --help)"}},
-		{[]string{"runtime", "--dir", "d"}, []string{"--dir: name the runtime first: iobench runtime gfortran --dir ... (one of: gfortran, stdio)"}},
+		{[]string{"runtime", "--dir", "d"}, []string{"--dir: name the runtime first: iobench runtime gfortran --dir ... (one of: gfortran, stdio, mpiio, hdf5)"}},
 		{[]string{"--direct", "true", "--dir", "d"}, []string{`--direct: a switch takes its value after "=": write --direct=true`}},
 		{[]string{"sweep", "--dir", "d", "--keep", "false"}, []string{`--keep: a switch takes its value after "=": write --keep=false`}},
 		{[]string{"sweep", "--dir", "d", "--stride", "017"}, []string{`--stride: "017": write the number in decimal`}},

@@ -1,0 +1,477 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/mpi"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
+	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/units"
+)
+
+// Defaults of `iobench runtime mpiio|hdf5`.
+const (
+	mpiioDefaultBytes = 32 << 20 // per rank: a strided OMPIO case moves some 15 MiB/s
+	hdf5DefaultBytes  = 64 << 20
+	// libraryPoll is how often a rank waiting for an MPI writer job
+	// looks: waiting without spinning leaves the job the CPUs.
+	libraryPoll = 5 * time.Millisecond
+	// quickSweepSmallest and quickSweepLargest bound the quick sweep
+	// that finds the knee the libraries' settings are set to.
+	quickSweepSmallest = 8 << 10
+	quickSweepLargest  = 16 << 20
+)
+
+var libraryExamples = map[runtimes.Runtime]string{
+	runtimes.MPIIO: `Runs an MPI-IO writer (compiled with mpicc) as an MPI job of its own for each run, spawned from rank 0 of
+this job with OMPI_MCA_io set, for each component, a file per rank and a shared file, independent and
+collective calls, contiguous and strided memory (with the same data packed by a typed loop beside it), and
+each buffer setting where its rule says it can change the write(2) calls: the default, the recommended
+value and twice it. Needs the MPI build, started by mpirun or srun.
+
+   mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir /gpfs/x
+   mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --components romio321 --modes collective --layouts shared
+   mpirun -np 2 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --memory strided --stride 2 --type int32 --format json -o s.json`,
+	runtimes.HDF5: `Compiles an HDF5 writer (libhdf5 from pkg-config, or h5cc) and runs it on a 1-D float64 dataset,
+contiguous and chunked (chunks of the knee), native and big-endian, one H5Dwrite and 1 KiB hyperslabs, with
+H5Pset_alignment at the knee, the sieve buffer at the knee and the type-conversion buffer where each matters.
+
+   iobench runtime hdf5 --dir /gpfs/x
+   iobench runtime hdf5 --dir . --storage contiguous --convert big-endian --from sweep.json`,
+}
+
+func (e *env) libraryCommand(rt runtimes.Runtime, onUsage cli.OnUsageErrorFunc) *cli.Command {
+	usage := map[runtimes.Runtime]string{
+		runtimes.MPIIO: "write through MPI-IO: Open MPI's OMPIO and ROMIO with their buffers' hints (the MPI build, under mpirun or srun)",
+		runtimes.HDF5:  "write through HDF5: contiguous and chunked, native and big-endian, with H5Pset_alignment and its buffers",
+	}[rt]
+	return &cli.Command{Name: string(rt), Usage: usage, Description: libraryExamples[rt], Flags: libraryFlags(rt),
+		Action: func(c *cli.Context) error { return e.libraryAction(c, rt) }, OnUsageError: onUsage}
+}
+
+func libraryFlags(rt runtimes.Runtime) []cli.Flag {
+	flags := sharedFlags("dir", "count", "size")
+	if rt == runtimes.MPIIO {
+		flags = append(flags,
+			&cli.StringFlag{Name: "components", Value: runtimes.OMPIO + "," + runtimes.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"},
+			&cli.StringFlag{Name: "layouts", Value: "per-rank,shared", Usage: "a file per rank (MPI_COMM_SELF), one shared file (MPI_COMM_WORLD)"},
+			&cli.StringFlag{Name: "modes", Value: "independent,collective", Usage: "MPI_File_write_at, MPI_File_write_at_all"},
+			&cli.StringFlag{Name: "memory", Value: "contiguous,strided", Usage: "contiguous memory, and strided (an MPI_Type_vector the library gathers; its packed twin runs beside it)"},
+			&cli.StringFlag{Name: "call-size", Value: "1MiB", Usage: "file bytes per MPI-IO call"},
+			&cli.IntFlag{Name: "stride", Value: 2, Usage: "strided memory: every K-th element"},
+			&cli.StringFlag{Name: "type", Value: "int32", Usage: "strided memory's element: " + joinNames(convert.Types()[:4])},
+			&cli.IntFlag{Name: "ranks", Usage: "ranks of each writer job", DefaultText: "the ranks of this job"})
+	} else {
+		flags = append(flags,
+			&cli.StringFlag{Name: "storage", Value: "contiguous,chunked", Usage: "HDF5 dataset layouts: contiguous, chunked (chunks of the knee)"},
+			&cli.StringFlag{Name: "layouts", Value: "array,records", Usage: "one H5Dwrite of the whole dataset (array), hyperslabs of --record (records)"},
+			&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "file type: native (H5T_NATIVE_DOUBLE), big-endian (H5T_IEEE_F64BE, converted by HDF5)"},
+			&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "bytes per H5Dwrite of the records layout, a multiple of 8"})
+	}
+	flags = append(flags,
+		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee from", DefaultText: "a quick write(2) sweep on --dir"},
+		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto", DefaultText: "auto in the disk and parallel file system profiles, else 5"},
+		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
+	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
+	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
+	return append(flags, sharedFlags("output", "no-progress", "progress")...)
+}
+
+// libraryJob is one `iobench runtime mpiio|hdf5`: a runtime job whose
+// cases are the library's.
+type libraryJob struct {
+	*runtimeJob
+	reporter render.LibraryReporter
+	mpiio    runtimes.MPIIOChoice
+	hdf5     runtimes.HDF5Choice
+	lib      report.LibraryConfig
+	hosts    []string // the MPI job's nodes
+}
+
+// libraryAction runs the check on rank 0; under MPI the other ranks
+// only wait, without spinning, so that the writer jobs rank 0 starts
+// have the CPUs.
+func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	if rt == runtimes.MPIIO && !mpi.Enabled() {
+		return usagef("runtime mpiio: needs the MPI build of iobench, started by mpirun or srun: go build -tags mpi -o bin/iobench-mpi . && mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir DIR")
+	}
+	var hosts []string
+	if rt == runtimes.MPIIO && e.world != nil {
+		cl, err := newCluster(e.world) // collective: every rank, first
+		if err != nil {
+			return err
+		}
+		hosts = cl.Nodes()
+		if e.world.Rank() != 0 {
+			return e.world.IdleBarrier(libraryPoll)
+		}
+		defer func() { _ = e.world.IdleBarrier(libraryPoll) }()
+	}
+	j, err := newLibraryJob(c, e, rt)
+	if err != nil {
+		return err
+	}
+	j.hosts = hosts
+	return j.run(c)
+}
+
+// newLibraryJob reads and checks every flag before anything is built or
+// written.
+func newLibraryJob(c *cli.Context, e *env, rt runtimes.Runtime) (*libraryJob, error) {
+	j := &libraryJob{}
+	rj, err := newJobWith(c, e, rt, j.planFromFlags)
+	if err != nil {
+		return nil, err
+	}
+	j.runtimeJob = rj
+	format, _ := lookupFormat(report.CmdRuntime, c.String("format")) // newJobWith checked it
+	j.reporter = format.Library
+	return j, nil
+}
+
+// planFromFlags reads the data, cases and timing flags.
+func (j *libraryJob) planFromFlags(rj *runtimeJob, c *cli.Context) error {
+	rj.cfg = iobench.DefaultConfig()
+	rj.cfg.Type = convert.Float64
+	rj.cfg.Count = int64(hdf5DefaultBytes / runtimes.ElementBytes)
+	if rj.rt == runtimes.MPIIO {
+		rj.cfg.Count = mpiioDefaultBytes / runtimes.ElementBytes
+	}
+	if err := rj.timingFromFlags(c); err != nil {
+		return err
+	}
+	rj.plan = runtimes.Plan{Dir: rj.cfg.Dir, Elements: rj.cfg.Count, Rounds: runtimes.DefaultRounds, Seed: rj.cfg.Seed, Sync: rj.cfg.Sync, Warmup: true}
+	if rj.rt == runtimes.MPIIO {
+		return j.mpiioFromFlags(rj, c)
+	}
+	return j.hdf5FromFlags(rj, c)
+}
+
+func (j *libraryJob) mpiioFromFlags(rj *runtimeJob, c *cli.Context) error {
+	var err error
+	ch := &j.mpiio
+	if ch.Components, err = parseList("--components", c.String("components"), oneOf(runtimes.OMPIO, runtimes.ROMIO)); err != nil {
+		return err
+	}
+	if ch.Layouts, err = parseList("--layouts", c.String("layouts"), layoutOf(runtimes.LayoutPerRank, runtimes.LayoutShared)); err != nil {
+		return err
+	}
+	if ch.Collective, err = parseList("--modes", c.String("modes"), modeOf); err != nil {
+		return err
+	}
+	if ch.Memories, err = parseList("--memory", c.String("memory"), oneOf(runtimes.MemoryContiguous, runtimes.MemoryStrided)); err != nil {
+		return err
+	}
+	lp := &rj.plan.Library
+	lp.Stride, lp.Ranks = c.Int("stride"), c.Int("ranks")
+	t, err := convert.ParseType(c.String("type"))
+	switch {
+	case err != nil:
+		return fmt.Errorf("--type: %w", err)
+	case t.Size() > 8:
+		return fmt.Errorf("--type: %s: MPI-IO's strided memory takes elements of 4 or 8 bytes", t)
+	case lp.Stride < 1:
+		return fmt.Errorf("--stride: %d: want at least 1", lp.Stride)
+	case c.IsSet("ranks") && lp.Ranks < 1:
+		return fmt.Errorf("--ranks: %d: want at least 1", lp.Ranks)
+	}
+	lp.Type = t.String()
+	if lp.CallBytes, err = parseBytes("--call-size", c.String("call-size")); err != nil {
+		return err
+	}
+	return checkCalls(lp.CallBytes, rj.plan.Bytes(), int64(t.Size()))
+}
+
+// checkCalls: the calls hold whole elements, and at most MPI's int count.
+func checkCalls(call, total, elem int64) error {
+	switch {
+	case call%elem != 0 || total%elem != 0:
+		return fmt.Errorf("--call-size: %d bytes and %d per rank must both be whole %d-byte elements", call, total, elem)
+	case call > 1<<30:
+		return fmt.Errorf("--call-size: %s is above 1 GiB, what one MPI-IO call takes", units.FormatSize(call))
+	case call > total:
+		return fmt.Errorf("--call-size: %s is more than the %s each rank writes; raise --size", units.FormatSize(call), units.FormatSize(total))
+	}
+	return nil
+}
+
+func (j *libraryJob) hdf5FromFlags(rj *runtimeJob, c *cli.Context) error {
+	var err error
+	ch := &j.hdf5
+	if ch.Storages, err = parseList("--storage", c.String("storage"), oneOf(runtimes.StorageContiguous, runtimes.StorageChunked)); err != nil {
+		return err
+	}
+	if ch.Layouts, err = parseList("--layouts", c.String("layouts"), layoutOf(runtimes.LayoutArray, runtimes.LayoutRecords)); err != nil {
+		return err
+	}
+	if ch.Orders, err = parseOrders(c.String("convert")); err != nil {
+		return err
+	}
+	rj.plan.RecordBytes, err = rj.recordFromFlags(c)
+	return err
+}
+
+// oneOf parses a name among valid.
+func oneOf(valid ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if slices.Contains(valid, s) {
+			return s, nil
+		}
+		return "", fmt.Errorf("%q (valid: %s)", s, strings.Join(valid, ", "))
+	}
+}
+
+func layoutOf(valid ...runtimes.Layout) func(string) (runtimes.Layout, error) {
+	return func(s string) (runtimes.Layout, error) {
+		if slices.Contains(valid, runtimes.Layout(s)) {
+			return runtimes.Layout(s), nil
+		}
+		return "", fmt.Errorf("%q (valid: %s %s)", s, valid[0], valid[1])
+	}
+}
+
+// modeOf is a --modes name: true for collective.
+func modeOf(s string) (bool, error) {
+	switch s {
+	case "independent":
+		return false, nil
+	case "collective":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q (valid: independent, collective)", s)
+}
+
+func (j *libraryJob) run(c *cli.Context) error {
+	ctx := c.Context
+	scratch, err := j.scratchDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	defer j.env.cleanups.add(func() { os.RemoveAll(scratch) })()
+	w, err := runtimes.Build(ctx, j.rt, scratch)
+	if err != nil {
+		return err // without the compiler or the library: one line saying what to install
+	}
+	defer w.Close()
+	if err := j.launchFrom(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.sweep.profile, j.sweep.profileWhy)
+	rep := &report.LibraryReport{RuntimeReport: *j.rep}
+	j.rep = &rep.RuntimeReport
+	rep.Compiler = w.Compiler()
+	prefix, err := iobench.UniquePrefix()
+	if err != nil {
+		return err
+	}
+	j.plan.Dir, j.plan.Prefix = j.info.ResolvedDir, prefix
+	j.plan.DefaultBuffer = 1 << 20 // the quick sweep's middle; the libraries' defaults are per setting
+	j.buffers = []int64{quickSweepSmallest, quickSweepLargest}
+	if err := j.preflight(); err != nil {
+		return err
+	}
+	sw, err := j.prediction(ctx, prefix)
+	if err != nil {
+		return j.finishLibrary(rep, nil, err)
+	}
+	j.rep.Sweep, j.plan.Sweep = sw, sw
+	j.planCases(sw)
+	rep.Library = j.lib
+	fmt.Fprintf(j.stderr, "iobench: %s: %d cases x %d rounds of %s each, shuffled (seed %d)\n", j.rt, len(j.plan.Cases()), j.plan.Rounds,
+		units.FormatSize(j.plan.Bytes()), j.plan.Seed)
+	j.env.active.Store(w) // a second Ctrl-C removes the writer's files
+	defer j.env.active.Store(nil)
+	obs := libraryObserver{newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)}
+	res, runErr := w.Measure(ctx, j.plan, obs)
+	obs.live.stop()
+	return j.finishLibrary(rep, res, runErr)
+}
+
+// scratchDir is where the writer is built: a private temp directory; an
+// MPI writer whose ranks run on other nodes too, under --dir, which they
+// all see.
+func (j *libraryJob) scratchDir() (string, error) {
+	where := ""
+	if len(j.hosts) > 1 {
+		where = j.info.ResolvedDir
+	}
+	dir, err := os.MkdirTemp(where, "iobench-runtime-")
+	if err != nil {
+		return "", fmt.Errorf("building the %s writer: %w", j.rt, err)
+	}
+	return dir, nil
+}
+
+// launchFrom makes an MPI-IO writer start each run as a job of its own,
+// spawned from this rank.
+func (j *libraryJob) launchFrom(w *runtimes.Writer) error {
+	if j.rt != runtimes.MPIIO {
+		return nil
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		return fmt.Errorf("the MPI-IO writer's environment is set through env(1): %w", err)
+	}
+	lp := &j.plan.Library
+	if lp.Ranks == 0 {
+		lp.Ranks = j.env.ranks()
+	}
+	lp.Hosts = max(1, len(j.hosts))
+	w.SetLauncher(spawner{world: j.env.world, env: env})
+	j.lib.Launch = fmt.Sprintf("each run a job of %d ranks of its own, MPI_Comm_spawn from rank 0 of this job (%d ranks on %d node(s)), with OMPI_MCA_io set before its MPI_Init; version %s",
+		lp.Ranks, j.env.ranks(), lp.Hosts, mpi.LibraryVersion())
+	return nil
+}
+
+// spawner is the Launcher of the MPI build: MPI_Comm_spawn of env(1),
+// which sets the writer's environment and runs it.
+type spawner struct {
+	world *mpi.World
+	env   string
+}
+
+func (s spawner) Launch(ctx context.Context, l runtimes.Launch) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, u := range l.Unset {
+		args = append(args, "-u", u)
+	}
+	args = append(append(append(args, l.Set...), l.Bin), l.Args...)
+	return s.world.Spawn(s.env, args, l.Ranks, libraryPoll)
+}
+
+// planCases sets the library's cases from the sweep's recommendation:
+// the values the apply block gives, and for HDF5 chunks of the knee.
+func (j *libraryJob) planCases(sw *runtimes.Sweep) {
+	rec := advice.LibraryValues(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: j.info})
+	lp := &j.plan.Library
+	lp.Recommended = rec
+	if j.rt == runtimes.MPIIO {
+		j.mpiio.Recommended, j.mpiio.Ranks = withSwitch(rec), lp.Ranks
+		j.plan.CaseList, j.lib.Notes = runtimes.MPIIOCases(j.mpiio)
+		lp.Recommended = j.mpiio.Recommended
+	} else {
+		j.hdf5.Recommended = rec
+		j.plan.CaseList, j.lib.Notes = runtimes.HDF5Cases(j.hdf5)
+		lp.ChunkBytes = chunkOf(sw, j.plan.Bytes())
+	}
+	j.lib.Version = j.libraryVersion()
+	j.lib.LibraryPlan = *lp
+	j.lib.Unmeasured = j.unmeasured()
+	if sw.KneeBytes == 0 {
+		j.lib.Notes = append(j.lib.Notes, "the write(2) sweep found no knee: every setting runs its default only")
+	}
+}
+
+// withSwitch adds romio_cb_write=enable to the values advised: its
+// measured gain decides whether it gets a row.
+func withSwitch(rec map[string]int64) map[string]int64 {
+	out := map[string]int64{runtimes.SwitchCBWrite: 0}
+	for k, v := range rec {
+		out[k] = v
+	}
+	return out
+}
+
+// chunkOf is HDF5's chunk: the sweep's recommended size, else 1 MiB
+// (HDF5's chunk cache), at most the data.
+func chunkOf(sw *runtimes.Sweep, total int64) int64 {
+	k := sw.RecommendedBytes
+	if k <= 0 {
+		k = runtimes.HDF5CacheDefault
+	}
+	return min(k, total) / runtimes.ElementBytes * runtimes.ElementBytes
+}
+
+func (j *libraryJob) libraryVersion() string {
+	if j.rt == runtimes.MPIIO {
+		return mpi.LibraryVersion()
+	}
+	out, err := exec.Command("pkg-config", "--modversion", "hdf5").Output()
+	if err != nil {
+		return ""
+	}
+	return "HDF5 " + strings.TrimSpace(string(out))
+}
+
+// unmeasured says why the other libraries' apply rows were not measured
+// in this run: which check measures them, or what is not installed.
+func (j *libraryJob) unmeasured() map[string]string {
+	out := map[string]string{advice.RuntimePnetCDF: "no iobench runtime check measures it"}
+	if j.rt == runtimes.MPIIO {
+		for comp, rt := range map[string]string{runtimes.OMPIO: advice.RuntimeOMPIO, runtimes.ROMIO: advice.RuntimeROMIO} {
+			if !slices.Contains(j.mpiio.Components, comp) {
+				out[rt] = "this run left " + comp + " out (--components)"
+			}
+		}
+		out[advice.RuntimeHDF5] = installedWords(runtimes.HDF5, "iobench runtime hdf5")
+		return out
+	}
+	mpiWords := installedWords(runtimes.MPIIO, "the MPI build of iobench under mpirun: iobench runtime mpiio")
+	out[advice.RuntimeROMIO], out[advice.RuntimeOMPIO] = mpiWords, mpiWords
+	return out
+}
+
+// installedWords says how to check rt's rows, or what to install first.
+func installedWords(rt runtimes.Runtime, check string) string {
+	_, err := runtimes.FindCompiler(rt, os.Getenv("PATH"))
+	var nc *runtimes.NoCompilerError
+	if errors.As(err, &nc) {
+		return fmt.Sprintf("%s is not installed here (Debian: apt-get install %s), so it could not be checked", nc.What, nc.Package)
+	}
+	return "check it with " + check
+}
+
+// finishLibrary summarizes what was measured and writes the report,
+// also after a failure part way.
+func (j *libraryJob) finishLibrary(rep *report.LibraryReport, res *runtimes.Result, runErr error) error {
+	rep.Config = report.NewRuntimeConfig(j.plan)
+	rep.Config.Profile = j.sweep.profile
+	return j.finishWith(res, runErr, rep.SetApply, func() error {
+		return j.writeReport(func(w io.Writer) error { return j.reporter(w, rep) })
+	})
+}
+
+// libraryObserver is the runtime observer, its lines in the library's
+// words: a case and what it sets.
+type libraryObserver struct{ *runtimeObserver }
+
+func (o libraryObserver) WarmupStarted(c runtimes.Case) {
+	o.follow(0)
+	o.live.warmupStarted(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s, %s", o.rt,
+		humanize.IBytes(uint64(o.plan.Bytes())), report.CaseName(c), report.SettingName(c)))
+}
+
+func (o libraryObserver) StepStarted(s runtimes.Step, _ int) {
+	o.follow(s.Seq)
+	o.live.runStarted(report.CaseName(s.Case))
+}
+
+func (o libraryObserver) StepFinished(s runtimes.Sample, total int) {
+	o.live.mu.Lock()
+	o.samples = append(o.samples, s)
+	o.live.mu.Unlock()
+	o.live.runFinished(fmt.Sprintf("iobench: %s %d/%d r%d: %s, %s: %.1f MiB/s, %d write(2) calls",
+		o.rt, s.Seq, total, s.Round, report.CaseName(s.Case), report.SettingName(s.Case), s.MiBPerSec(), s.WriteCalls))
+}
