@@ -141,7 +141,7 @@ func defaultWords(d report.DefaultVerdict, f facts) string {
 		s += fmt.Sprintf(": %s measured %s of the plateau", units.FormatSize(d.Default), f.pct(d.Default))
 	}
 	if d.Basis == report.BasisAboveKnee && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
-		s += fmt.Sprintf(", below %s but not measurably (as the knee line says)", f.bandPct())
+		s += fmt.Sprintf(", below %s but not measurably so", f.bandPct())
 	}
 	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee && d.Basis != report.BasisDip {
 		s += fmt.Sprintf("; %s would gain %s, inferred from write(2) calls", units.FormatSize(d.Buffer), gainWords(g))
