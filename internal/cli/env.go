@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
 )
@@ -132,4 +134,49 @@ func (e *env) ranks() int {
 		return 1
 	}
 	return e.world.Size()
+}
+
+// closeStdio makes the standard streams the process started without
+// fail as a closed pipe does: a report meant for stdout is then saved
+// aside and the exit is 1, never 0 with the report gone.
+func (e *env) closeStdio(closed stdioClosed) {
+	if closed.stdout {
+		e.stdout = closedStream{"stdout"}
+	}
+	if closed.stderr {
+		e.stderr, e.console = io.Discard, io.Discard
+	}
+}
+
+// stdioClosed says which standard streams were closed at start (>&-).
+type stdioClosed struct{ stdout, stderr bool }
+
+// closedStream is a standard stream the process started without.
+type closedStream struct{ name string }
+
+func (c closedStream) Write([]byte) (int, error) {
+	return 0, fmt.Errorf("%s is closed (the command was started with it closed; give -o FILE to keep the report)", c.name)
+}
+
+// startedClosed says which of stdout and stderr the process started
+// without (>&-). Go's runtime gives such a descriptor /dev/null, opened
+// for reading and writing, so that no file takes its number; a shell's
+// >/dev/null opens it for writing only. So /dev/null open for both is
+// taken for a closed stream: the report then goes to a file, not nowhere.
+func startedClosed() stdioClosed {
+	return stdioClosed{stdout: nullForBoth(1), stderr: nullForBoth(2)}
+}
+
+// nullForBoth says whether descriptor fd is /dev/null open for reading
+// and writing.
+func nullForBoth(fd int) bool {
+	var st, null unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || unix.Stat("/dev/null", &null) != nil {
+		return false
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFCHR || st.Rdev != null.Rdev {
+		return false
+	}
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	return err == nil && flags&unix.O_ACCMODE == unix.O_RDWR
 }

@@ -33,8 +33,10 @@ const abandonWait = time.Second
 func Main() int {
 	// The engine's raw write(2) holds its P; keep one free for signals.
 	runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	closed := startedClosed()
 	w, err := mpi.Init()
 	e := processEnv(w)
+	e.closeStdio(closed)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "iobench: starting MPI: %v\n", err)
 		return exitFailure

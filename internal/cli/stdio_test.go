@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runWithStdoutClosed runs iobench with descriptor 1 closed (>&-), in
+// cwd, and returns its stderr and exit code.
+func runWithStdoutClosed(t *testing.T, cwd string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{"-c", `exec "$0" "$@" >&-`, iobenchBin}, args...)...)
+	cmd.Dir = cwd
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	_ = cmd.Run()
+	return errb.String(), cmd.ProcessState.ExitCode()
+}
+
+// A report meant for a stdout the command started without is never lost
+// with exit 0: it is saved aside (exit 1), or the command stops before it
+// measures, naming -o; a stdout sent to /dev/null on purpose is honoured.
+func TestStdoutClosedAtStartIsNeverASilentSuccess(t *testing.T) {
+	dir, cwd := t.TempDir(), t.TempDir()
+	sweep := []string{"sweep", "--dir", dir, "--size", "1MiB", "--max", "64KiB", "--repeat", "1", "--sync", "none", "--no-progress"}
+
+	errOut, code := runWithStdoutClosed(t, cwd, append(sweep, "--format", "json")...)
+	saved, _ := filepath.Glob(filepath.Join(cwd, "iobench-report-*.json"))
+	if code != 1 || len(saved) != 1 || !strings.Contains(errOut, "the report is saved in") {
+		t.Errorf("json, stdout closed: exit %d, saved %v, stderr %q; want exit 1 and the report saved aside", code, saved, errOut)
+	}
+	errOut, code = runWithStdoutClosed(t, cwd, sweep...)
+	if code != 1 || !strings.Contains(errOut, "stdout is closed") || !strings.Contains(errOut, "-o FILE") {
+		t.Errorf("text, stdout closed: exit %d, stderr %q; want exit 1 naming stdout and -o", code, errOut)
+	}
+	errOut, code = runWithStdoutClosed(t, cwd, "plot", saved[0], "--format", "png", "-o", "-")
+	if code != 1 || !strings.Contains(errOut, "stdout is closed") {
+		t.Errorf("plot to a closed stdout: exit %d, stderr %q; want exit 1 naming the write error", code, errOut)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("data files left: %v", left)
+	}
+	null := exec.Command("bash", append([]string{"-c", `exec "$0" "$@" >/dev/null`, iobenchBin}, sweep...)...)
+	if out, err := null.CombinedOutput(); err != nil {
+		t.Errorf("stdout to /dev/null: %v\n%s", err, out)
+	}
+}
