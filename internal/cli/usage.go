@@ -239,7 +239,25 @@ func checkWords(app *cli.App, args []string) error {
 	if err := switchWithValue(flags, rest); err != nil {
 		return err
 	}
+	if err := outputNamed(rest); err != nil {
+		return err
+	}
 	return decimalOnly(flags, rest)
+}
+
+// outputNamed refuses an empty -o (an unset variable in a script, say),
+// which would otherwise send the report to stdout unasked.
+func outputNamed(args []string) error {
+	for i, a := range args {
+		if a == "--" {
+			return nil
+		}
+		empty := (a == "-o" || a == "--output" || a == "-output") && i+1 < len(args) && strings.TrimSpace(args[i+1]) == ""
+		if empty || a == "--output=" || a == "-o=" || a == "-output=" {
+			return usagef("--output: the file name is empty; give a new file's name, or - for stdout")
+		}
+	}
+	return nil
 }
 
 // flagsOf are the flags of the command args run (runtime gfortran: the

@@ -48,6 +48,9 @@ func TestSlipsGetOneLineWithTheFix(t *testing.T) {
 		{[]string{"sweep", "--dir", "d", "--stride", "0x10"}, []string{`--stride: "0x10": write the number in decimal`}},
 		{[]string{"sweep", "--dir", "d", "--repeat", "010"}, []string{`--repeat: "010": write the number in decimal`}},
 		{[]string{"runtime", "stdio", "--dir", "d", "--seed", "07"}, []string{`--seed: "07": write the number in decimal`}},
+		{[]string{"sweep", "--dir", "d", "-o", ""}, []string{"--output: the file name is empty"}},
+		{[]string{"analyze", "r.json", "--output="}, []string{"--output: the file name is empty"}},
+		{[]string{"app", "--output", " ", "l.darshan"}, []string{"--output: the file name is empty"}},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		line := strings.TrimSpace(errOut)
