@@ -46,7 +46,7 @@ func Main() int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go handleSignals(cancel, e)
-	code := exitCode(run(ctx, e, os.Args), e.stderr)
+	code := exitCode(afterSignal(ctx, run(ctx, e, os.Args)), e.stderr)
 	if err := w.Finalize(); err != nil && code == exitOK {
 		fmt.Fprintf(e.stderr, "iobench: %v\n", err)
 		code = exitFailure
@@ -99,6 +99,16 @@ func abandon(stderr io.Writer, r stoppable) int {
 		fmt.Fprintf(stderr, "  %s\n", p)
 	}
 	return exitInterrupted
+}
+
+// afterSignal tells a failure that a signal caused as an interruption:
+// a call the signal cut short (a statfs hung on a dead server returns
+// EINTR) is not a failure of its own, and the exit is 130.
+func afterSignal(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || errors.Is(err, iobench.ErrInterrupted) {
+		return err
+	}
+	return fmt.Errorf("%w (%v) while: %w", iobench.ErrInterrupted, context.Cause(ctx), err)
 }
 
 // exitCode prints err once and maps it to 0, 1, 2 or 130.

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -45,5 +50,24 @@ func TestStdoutClosedAtStartIsNeverASilentSuccess(t *testing.T) {
 	null := exec.Command("bash", append([]string{"-c", `exec "$0" "$@" >/dev/null`, iobenchBin}, sweep...)...)
 	if out, err := null.CombinedOutput(); err != nil {
 		t.Errorf("stdout to /dev/null: %v\n%s", err, out)
+	}
+}
+
+// A call cut short by the signal that stops the command (EINTR from a
+// statfs hung on a dead server) exits 130, "interrupted", not 1.
+func TestFailureAfterASignalIsAnInterruption(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	statfs := fmt.Errorf("statfs /gpfs/x: %w", syscall.EINTR)
+	if got := afterSignal(ctx, statfs); exitCode(got, io.Discard) != exitFailure {
+		t.Errorf("without a signal: exit %d, want %d", exitCode(got, io.Discard), exitFailure)
+	}
+	cancel(errors.New("received interrupt"))
+	got := afterSignal(ctx, statfs)
+	var msg strings.Builder
+	if code := exitCode(got, &msg); code != exitInterrupted || !strings.HasPrefix(msg.String(), "iobench: interrupted (received interrupt) while: statfs") {
+		t.Errorf("after a signal: exit %d, %q; want %d, interrupted", code, msg.String(), exitInterrupted)
+	}
+	if afterSignal(ctx, nil) != nil {
+		t.Error("a success after a signal became an error")
 	}
 }
