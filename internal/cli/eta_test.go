@@ -45,7 +45,7 @@ func TestForecastAdaptiveRoundsStopAtTheBudget(t *testing.T) {
 		f.runFinished(at(float64(i)))
 	}
 	// Round 1 took 4 s: a budget of 12 s. Rounds 2 and 3 of 2 s each end
-	// at 8 s; round 4 (2.2 s padded) fits, ending at 10 s; round 5 would
+	// at 8 s; round 4 (2.64 s padded) fits, ending at 10 s; round 5 would
 	// end past 12 s.
 	end, rounds, ok := f.end(at(4))
 	if !ok || end != at(10) || rounds != 4 {
