@@ -337,8 +337,8 @@ func (j *libraryJob) launchFrom(w *runtimes.Writer) error {
 	}
 	lp.Hosts = max(1, len(j.hosts))
 	w.SetLauncher(spawner{world: j.env.world, env: env})
-	j.lib.Launch = fmt.Sprintf("each run a job of %d ranks of its own, MPI_Comm_spawn from rank 0 of this job (%d ranks on %d node(s)), with OMPI_MCA_io set before its MPI_Init; version %s",
-		lp.Ranks, j.env.ranks(), lp.Hosts, mpi.LibraryVersion())
+	j.lib.Launch = fmt.Sprintf("each run a job of %d ranks of its own, MPI_Comm_spawn from rank 0 of this job (%d ranks on %d node(s)), with OMPI_MCA_io set before its MPI_Init",
+		lp.Ranks, j.env.ranks(), lp.Hosts)
 	return nil
 }
 
@@ -405,8 +405,9 @@ func chunkOf(sw *runtimes.Sweep, total int64) int64 {
 }
 
 func (j *libraryJob) libraryVersion() string {
-	if j.rt == runtimes.MPIIO {
-		return mpi.LibraryVersion()
+	if j.rt == runtimes.MPIIO { // "Open MPI v4.1.4, package: ...": the name and version
+		v, _, _ := strings.Cut(mpi.LibraryVersion(), ",")
+		return v
 	}
 	out, err := exec.Command("pkg-config", "--modversion", "hdf5").Output()
 	if err != nil {

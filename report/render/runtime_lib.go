@@ -256,10 +256,12 @@ func adviceWord(a runtimes.Advice) string {
 	if a.Gain != nil {
 		g = fmt.Sprintf("x%.2f (%.2f-%.2f)", a.Gain.Ratio, a.Gain.Low, a.Gain.High)
 	}
-	switch a.Verdict {
-	case runtimes.VerdictSet:
+	switch {
+	case a.Verdict == runtimes.VerdictSet:
 		return "set it: " + g + ", a real gain; " + a.Setting
-	case runtimes.VerdictEnough:
+	case a.Gain != nil && a.Gain.Ratio < 1:
+		return "keep the default: it measured slower, " + g
+	case a.Verdict == runtimes.VerdictEnough:
 		return "the default does as well: " + g
 	}
 	return "undecided: " + g
