@@ -499,19 +499,22 @@ func (rs runSet) level(from, to int) float64 {
 func GroupRuns(runs []Runs) []Runs {
 	sorted := slices.Clone(runs)
 	slices.SortStableFunc(sorted, func(a, b Runs) int { return cmp.Compare(a.Size, b.Size) })
-	var out []Runs
+	out := make([]Runs, 0, len(sorted))
 	for _, r := range sorted {
+		if r.Size <= 0 {
+			continue
+		}
+		if n := len(out); n == 0 || out[n-1].Size != r.Size {
+			out = append(out, Runs{Size: r.Size, MiBPerSec: make([]float64, 0, len(r.MiBPerSec))})
+		}
+		last := &out[len(out)-1]
 		for _, v := range r.MiBPerSec {
-			switch n := len(out); {
-			case r.Size <= 0 || !(v > 0) || math.IsInf(v, 1):
-			case n > 0 && out[n-1].Size == r.Size:
-				out[n-1].MiBPerSec = append(out[n-1].MiBPerSec, v)
-			default:
-				out = append(out, Runs{Size: r.Size, MiBPerSec: []float64{v}})
+			if v > 0 && !math.IsInf(v, 1) {
+				last.MiBPerSec = append(last.MiBPerSec, v)
 			}
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(r Runs) bool { return len(r.MiBPerSec) == 0 })
 }
 
 func cleanRuns(runs []Runs) runSet {
