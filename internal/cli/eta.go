@@ -14,8 +14,9 @@ import (
 // own rules choose (foresee) and the time budget leaves room for, by the
 // engine's rule: the first MinAutoRounds always run, a later one only if
 // its cost, at each run's longest time padded by budgetMargin, fits in
-// what is left (padded by longestGrowth too). Times are passed in, so
-// tests need no clock.
+// what is left. Where the budget stops the rounds, the last one ends
+// anywhere within one round's cost of it, as the runs fall; the estimate
+// takes the middle. Times are passed in, so tests need no clock.
 type forecast struct {
 	auto         bool
 	rounds       int           // a fixed plan's rounds
@@ -39,14 +40,8 @@ type forecast struct {
 }
 
 // budgetMargin pads each run's longest time when a round's cost is held
-// against the budget, as the engine pads its prediction; longestGrowth
-// pads it again for the runs still to come: the engine judges a later
-// round by the longest run of each size by then, and the longest of more
-// runs is only longer.
-const (
-	budgetMargin  = 1.1
-	longestGrowth = 1.2
-)
+// against the budget, as the engine pads its prediction.
+const budgetMargin = 1.1
 
 // runKey names what a run measures, so that runs of one kind share their
 // times: direction, variant and write size.
@@ -136,17 +131,38 @@ func (f *forecast) end(now time.Time) (at time.Time, rounds int, ok bool) {
 		return time.Time{}, 0, false
 	}
 	t := now.Add(f.roundLeft(now))
-	rounds = f.round
-	budget := f.budgetFor(t)
+	at, rounds = f.roundsAfter(t, f.budgetFor(t))
+	return at, rounds, true
+}
+
+// roundsAfter is when the rounds after the one running, which ends at t,
+// end, and how many rounds there are in all.
+func (f *forecast) roundsAfter(t time.Time, budget time.Duration) (time.Time, int) {
+	rounds, must := f.round, t // must: the end of the rounds that run whatever they cost
 	for r := f.round + 1; ; r++ {
 		keys := f.after(r - 1)
+		if len(keys) == 0 {
+			return t, rounds
+		}
 		cost, check := f.roundCost(keys)
-		if len(keys) == 0 || !f.runs(r, t.Sub(f.start)+check, budget) {
-			break
+		if !f.runs(r, t.Sub(f.start)+check, budget) {
+			if f.auto && r > iobench.MinAutoRounds && r <= iobench.MaxAutoRounds { // the budget stopped them
+				t = later(must, f.start.Add(budget-check+cost/2))
+			}
+			return t, rounds
 		}
 		t, rounds = t.Add(cost), r
+		if !f.auto || r <= iobench.MinAutoRounds {
+			must = t
+		}
 	}
-	return t, rounds, true
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // roundLeft is the time the round running still needs: the run in
@@ -167,7 +183,7 @@ func (f *forecast) roundLeft(now time.Time) time.Duration {
 func (f *forecast) roundCost(keys []string) (cost, check time.Duration) {
 	for _, k := range keys {
 		cost += f.expected(k)
-		check += time.Duration(budgetMargin * longestGrowth * float64(f.longest(k)))
+		check += time.Duration(budgetMargin * float64(f.longest(k)))
 	}
 	return cost, check
 }

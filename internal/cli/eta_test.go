@@ -45,11 +45,12 @@ func TestForecastAdaptiveRoundsStopAtTheBudget(t *testing.T) {
 		f.runFinished(at(float64(i)))
 	}
 	// Round 1 took 4 s: a budget of 12 s. Rounds 2 and 3 of 2 s each end
-	// at 8 s; round 4 (2.64 s padded) fits, ending at 10 s; round 5 would
-	// end past 12 s.
+	// at 8 s; round 4 (2.2 s padded) fits, ending at 10 s; round 5 would
+	// end past 12 s, so the rounds end within a round of 9.8 s, as the
+	// runs fall: in the middle, 10.8 s.
 	end, rounds, ok := f.end(at(4))
-	if !ok || end != at(10) || rounds != 4 {
-		t.Errorf("end %v after %d rounds, want 10s after 4", end.Sub(t0), rounds)
+	if !ok || end != at(10.8) || rounds != 4 {
+		t.Errorf("end %v after %d rounds, want 10.8s after 4", end.Sub(t0), rounds)
 	}
 	f.roundPlanned(at(4), 2, []string{"b", "c"})
 	if f.firstRound != 4*time.Second {
