@@ -37,7 +37,7 @@ func (w *Writer) SetLauncher(l Launcher) { w.launcher = l }
 // reads its data back and removes its files itself; whatever a failed run
 // left is removed here.
 func (w *Writer) runLaunched(ctx context.Context, j Job) (Measurement, error) {
-	path := j.DataFiles(w.rt)[0]
+	path := filepath.Join(j.Dir, j.Name) // per-rank files: the writer adds each rank's part
 	l := Launch{Bin: w.bin, Args: w.args(j, path), Set: Settings(w.rt, j), Unset: mpiUnset(os.Environ()), Ranks: max(1, j.Library.Ranks)}
 	w.cur.setFiles(j.DataFiles(w.rt))
 	defer w.cur.clear()

@@ -1,9 +1,11 @@
 package runtimes
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/iobench/iobench/convert"
@@ -104,5 +106,45 @@ func TestMPIIOCallsMatchRules(t *testing.T) {
 			t.Parallel() // each run waits mostly for MPI to start
 			checkLibraryCalls(t, MPIIO, w, libraryPlan(t, dir, cases, 4*mib/ElementBytes+512, lp))
 		})
+	}
+}
+
+// leavingLauncher makes the files an MPI-IO writer makes from its
+// arguments, as a writer killed before removing them would leave them,
+// and reports a run.
+type leavingLauncher struct{ t *testing.T }
+
+func (l leavingLauncher) Launch(_ context.Context, run Launch) ([]byte, error) {
+	path, bytes := run.Args[0], run.Args[1]
+	names := []string{path + ".dat"}
+	if run.Args[3] == string(LayoutPerRank) {
+		names = nil
+		for r := range run.Ranks {
+			names = append(names, fmt.Sprintf("%s-r%d.dat", path, r))
+		}
+	}
+	for _, n := range names {
+		if err := os.WriteFile(n, nil, 0o600); err != nil {
+			l.t.Fatal(err)
+		}
+	}
+	n, _ := strconv.ParseInt(bytes, 10, 64)
+	return fmt.Appendf(nil, "elapsed_ns=1000 syscw=1 wchar=1 bytes=%d elements=%d convert=native\n", n*int64(run.Ranks), n/4*int64(run.Ranks)), nil
+}
+
+// TestLaunchedFilesRemoved: what a launched writer left under the names
+// it makes from its arguments, Run removes, for each file layout.
+func TestLaunchedFilesRemoved(t *testing.T) {
+	w := &Writer{rt: MPIIO, bin: "writer", launcher: leavingLauncher{t}}
+	for _, layout := range []Layout{LayoutPerRank, LayoutShared} {
+		dir := t.TempDir()
+		j := Job{Dir: dir, Name: newName(t, MPIIO, 1), Elements: 1024, Case: Case{Layout: layout, Component: OMPIO, Memory: MemoryContiguous, Convert: "native"},
+			Library: LibraryPlan{Ranks: 3, CallBytes: 4096, Type: "int32", Stride: 1}}
+		if _, err := w.Run(t.Context(), j); err != nil {
+			t.Fatalf("%s: %v", layout, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s: %d files left", layout, len(entries))
+		}
 	}
 }
