@@ -122,8 +122,9 @@ func TestRecommend(t *testing.T) {
 				Unformatted: advice.VerdictUndecided, Formatted: advice.VerdictUndecided, UnformattedPct: 30, FormattedPc: 11},
 			summary: "Use writes of at least 16 MiB (16777216 bytes): from there the curve is within noise of 95% of the 990.0 MiB/s plateau. " +
 				"This knee is not established (likely between 1 MiB and 64 MiB; 64 MiB is the safe choice): one round cannot establish a knee, there is no run-to-run noise to judge by. " +
-				"libgfortran's 128 KiB unformatted buffer measured 30% of the plateau, but 1 run cannot tell that from noise (U test p = 0.50): " +
-				"no change is advised until more rounds show it (5 or more); the 8 KiB formatted buffer measured 11%, too few runs to tell it from noise.",
+				"libgfortran's 128 KiB unformatted buffer measured 30% of the plateau, but the runs are too few to tell (1 of it, 3 of the plateau; 3 each are needed): " +
+				"no change is advised until more rounds tell; the 8 KiB formatted buffer measured 11% of the plateau, " +
+				"but the runs are too few to tell (1 of it, 3 of the plateau; 3 each are needed): no change is advised until more rounds tell.",
 			blockSay: "knee 16 MiB matches f_bsize 16 MiB; st_blksize 4 MiB is below it",
 		},
 		{
@@ -132,7 +133,7 @@ func TestRecommend(t *testing.T) {
 				Unformatted: advice.VerdictEnough, Formatted: advice.VerdictExport,
 				FormattedExport: "export GFORTRAN_FORMATTED_BUFFER_SIZE=65536", UnformattedPct: 100, FormattedPc: 39},
 			summary: "Use writes of at least 64 KiB (65536 bytes): from there the curve is within noise of 95% of the 1000.0 MiB/s plateau. " +
-				"libgfortran's 128 KiB unformatted buffer is within noise of the best (100% of the plateau): no change is needed; " +
+				"libgfortran's 128 KiB unformatted buffer is at or above the knee (100% of the plateau): no change is needed; " +
 				"for formatted files also export GFORTRAN_FORMATTED_BUFFER_SIZE=65536 (the 8 KiB buffer reaches 39%; about 2.6x faster, 2.5-2.6x).",
 			blockSay: "knee 64 KiB matches neither block size; f_bsize 4 KiB is below it; st_blksize 4 KiB is below it",
 		},
@@ -141,7 +142,8 @@ func TestRecommend(t *testing.T) {
 			want: verdicts{BufferSize: kib, Basis: advice.BasisSmallest, Shape: knee.ShapeFlat, Established: true,
 				Unformatted: advice.VerdictEnough, Formatted: advice.VerdictEnough, UnformattedPct: 100, FormattedPc: 99},
 			summary: "Any write size from 1 KiB (1024 bytes) to 64 MiB works: every size reaches 95% of the 1000.0 MiB/s plateau within noise, so the smallest is recommended. " +
-				"libgfortran's 128 KiB unformatted buffer is within noise of the best (100% of the plateau): no change is needed.",
+				"libgfortran's 128 KiB unformatted buffer is at or above the knee (100% of the plateau): no change is needed; " +
+				"the 8 KiB formatted buffer is at or above the knee (99% of the plateau): no change is needed.",
 			blockSay: "the curve is flat: its knee is only the smallest size measured and says nothing about the block sizes",
 		},
 		{

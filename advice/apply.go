@@ -284,13 +284,21 @@ func (a applier) libgfortran() []Apply {
 	rt := RuntimeLibgfortran
 	prov := a.provenance(rt, false)
 	enough := a.b <= GfortranUnformattedDefault || a.f.DefaultVerdict == VerdictEnough
+	// An undecided default is kept too: no gain over it is shown yet.
+	undecided := !enough && a.f.DefaultVerdict == VerdictUndecided
 	conv := Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(a.b), Measured: a.measured(rt, a.b)}
 	conv.Note = plain + "With -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is this size; a native array write larger than half the buffer bypasses it and goes out in one call."
 	conv.Comment = "unformatted: converted data goes out in calls of this size"
-	if enough {
+	switch {
+	case enough:
 		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), a.measured(rt, GfortranUnformattedDefault)
 		conv.Note += " The default, 131072, already reaches the knee: no change is needed."
 		conv.Comment = "the default already reaches the knee: no change is needed"
+	case undecided:
+		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), a.measured(rt, GfortranUnformattedDefault)
+		conv.Note += fmt.Sprintf(" The sweep does not establish a gain over the default yet, so it is kept; %d is the value to try once more rounds show one.", a.b)
+		conv.Comment = "the default: the sweep shows no gain over it yet"
+		enough = true // the buffer the small-records row compares with
 	}
 	buf := int64(max(a.b, GfortranUnformattedDefault))
 	if enough {

@@ -18,7 +18,7 @@ func summary(k knee.Estimate, c curve, r *Recommendation) string {
 	if note := provisional(k); note != "" {
 		s += " " + note
 	}
-	return s + " " + gfortranSentence(k.Result, r.Gfortran)
+	return s + " " + gfortranSentence(k.Result, r.Gfortran, r.BufferSize)
 }
 
 func noKnee(k knee.Result) string {
@@ -98,9 +98,8 @@ func RoundsWord(n int) string {
 	return fmt.Sprintf("%d rounds", n)
 }
 
-func gfortranSentence(k knee.Result, g Gfortran) string {
-	const unf = "libgfortran's 128 KiB unformatted buffer"
-	s := unf + " " + verdictWords(k, g.Verdict, g.UnformattedDefaultMiBPerSec, g.Gain)
+func gfortranSentence(k knee.Result, g Gfortran, buf int64) string {
+	s := "libgfortran's 128 KiB unformatted buffer " + defaultWords(k, g.Verdict, g.UnformattedDefaultMiBPerSec, g.Gain, GfortranUnformattedDefault, buf)
 	if g.Export != "" {
 		s += ": " + g.Export + " (" + GainWords(g.Gain) + ")"
 	}
@@ -108,25 +107,41 @@ func gfortranSentence(k knee.Result, g Gfortran) string {
 	case VerdictExport:
 		s += fmt.Sprintf("; for formatted files also %s (the 8 KiB buffer reaches %.0f%%; %s)",
 			g.FormattedExport, share(k, g.FormattedDefaultMiBPerSec), GainWords(g.FormattedGain))
-	case VerdictUndecided:
-		s += fmt.Sprintf("; the 8 KiB formatted buffer measured %.0f%%, too few runs to tell it from noise", share(k, g.FormattedDefaultMiBPerSec))
+	case VerdictUndecided, VerdictEnough:
+		s += "; the 8 KiB formatted buffer " + defaultWords(k, g.FormattedVerdict, g.FormattedDefaultMiBPerSec, g.FormattedGain, GfortranFormattedDefault, buf)
 	}
 	return s + "."
 }
 
-// verdictWords is the predicate of the sentence on one default.
-func verdictWords(k knee.Result, verdict string, v float64, g *knee.Gain) string {
+// defaultWords is the predicate of the sentence on one default buffer of
+// size bytes, told from the statistics that decided its verdict.
+func defaultWords(k knee.Result, verdict string, v float64, g *knee.Gain, size, buf int64) string {
 	pct := share(k, v)
-	switch verdict {
-	case VerdictExport:
+	onPlateau := size >= buf && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
+	switch {
+	case verdict == VerdictExport:
 		return fmt.Sprintf("reaches only %.0f%% of the plateau", pct)
-	case VerdictEnough:
-		return fmt.Sprintf("is within noise of the best (%.0f%% of the plateau): no change is needed", pct)
-	case VerdictUndecided:
-		return fmt.Sprintf("measured %.0f%% of the plateau, but %s cannot tell that from noise (U test p = %.2f): no change is advised until more rounds show it (5 or more)",
-			pct, runsWord(g.Runs), g.P)
+	case verdict == VerdictEnough && onPlateau && pct < 100*fraction(k):
+		return fmt.Sprintf("is at or above the knee, though it measured %.0f%% of the plateau here (a dip at that size): no change is advised", pct)
+	case verdict == VerdictEnough && onPlateau:
+		return fmt.Sprintf("is at or above the knee (%.0f%% of the plateau): no change is needed", pct)
+	case verdict == VerdictEnough:
+		return fmt.Sprintf("measured %.0f%% of the plateau, and its gain's interval (%.2f-%.2fx) lies within the band: no change is needed", pct, g.Low, g.High)
+	case verdict == VerdictUndecided:
+		return fmt.Sprintf("measured %.0f%% of the plateau, but %s: no change is advised until more rounds tell", pct, undecidedWhy(g))
 	}
 	return "was not measured"
+}
+
+// undecidedWhy says which statistic leaves a default's gain open.
+func undecidedWhy(g *knee.Gain) string {
+	switch {
+	case g.Runs < knee.MinEstablishRuns || g.PlateauRuns < knee.MinEstablishRuns:
+		return fmt.Sprintf("the runs are too few to tell (%d of it, %d of the plateau; %d each are needed)", g.Runs, g.PlateauRuns, knee.MinEstablishRuns)
+	case g.P >= 0.05:
+		return fmt.Sprintf("%s cannot tell that from noise (U test p = %.2f)", runsWord(g.Runs), g.P)
+	}
+	return fmt.Sprintf("its gain's interval (%.2f-%.2fx) reaches into the band", g.Low, g.High)
 }
 
 func runsWord(n int) string {
