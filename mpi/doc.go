@@ -59,7 +59,9 @@
 // reported success: Open MPI 4's OMPIO reports such a write as 0 bytes
 // written, and in a collective write the aggregating rank's failure is
 // lost. The binary defines pwrite and pwritev, which the library's calls
-// bind to, and they note the errno on the calling thread (watch_cgo.c).
+// bind to; inside a data call they note the errno on the calling thread
+// and write on where the kernel wrote less than asked, which OMPIO took
+// for the end of its write (watch_cgo.c).
 //
 // # Jobs of their own
 //

@@ -185,10 +185,11 @@ func TestFileRefusedBeforeMPI(t *testing.T) {
 	}
 }
 
-// writesPastLimit writes 4 KiB at 2 MiB into path, opened on comm, with
-// the process's file size limit at 1 MiB: every write(2) MPI makes
-// fails with EFBIG (SIGXFSZ ignored), and the call must say so.
-func writesPastLimit(t *testing.T, comm Comm, path string, collective bool) (openErr, writeErr error) {
+// writesPastLimit writes 4 KiB at off (plus 4 KiB a rank) into path,
+// opened on comm, with the process's file size limit at 1 MiB: a write(2)
+// past it fails with EFBIG (SIGXFSZ ignored), one across it writes up to
+// it, and the call must say so.
+func writesPastLimit(t *testing.T, comm Comm, path string, off int64, collective bool) (openErr, writeErr error) {
 	t.Helper()
 	signal.Ignore(syscall.SIGXFSZ)
 	defer signal.Reset(syscall.SIGXFSZ)
@@ -201,7 +202,7 @@ func writesPastLimit(t *testing.T, comm Comm, path string, collective bool) (ope
 		_ = unix.Getrlimit(unix.RLIMIT_FSIZE, &old)
 		limit := unix.Rlimit{Cur: 1 << 20, Max: old.Max}
 		if openErr = unix.Setrlimit(unix.RLIMIT_FSIZE, &limit); openErr == nil {
-			off := int64(2<<20 + world.Rank()*4096)
+			off += int64(world.Rank() * 4096)
 			if collective {
 				_, writeErr = f.WriteAtAll(off, pattern(world.Rank(), 4096))
 			} else {
@@ -217,17 +218,21 @@ func writesPastLimit(t *testing.T, comm Comm, path string, collective bool) (ope
 // A write(2) that fails inside MPI-IO is an error of the call, on every
 // rank's own file and on the rank that wrote a collective call's data to
 // the shared file: OMPIO itself reports the first as a success of 0
-// bytes, and drops the second.
+// bytes, and drops the second. A write the kernel cut short is written
+// on, so its failure is seen too: OMPIO took the short count for the end.
 func TestFileWriteFailuresInsideMPI(t *testing.T) {
 	dir := sharedDir(t)
 	own := filepath.Join(dir, "rank"+strconv.Itoa(world.Rank()))
-	for i, collective := range []bool{false, true} {
-		openErr, err := writesPastLimit(t, CommSelf, own+strconv.Itoa(i)+".dat", collective)
+	for i, c := range []struct {
+		off        int64
+		collective bool
+	}{{2 << 20, false}, {2 << 20, true}, {1<<20 - 2048, false}, {1<<20 - 2048, true}} {
+		openErr, err := writesPastLimit(t, CommSelf, own+strconv.Itoa(i)+".dat", c.off, c.collective)
 		if openErr != nil || !errors.Is(err, unix.EFBIG) {
-			t.Errorf("own file, collective %v: open %v, write %v; want EFBIG", collective, openErr, err)
+			t.Errorf("own file at %d, collective %v: open %v, write %v; want EFBIG", c.off, c.collective, openErr, err)
 		}
 	}
-	openErr, err := writesPastLimit(t, CommWorld, filepath.Join(dir, "shared.dat"), true)
+	openErr, err := writesPastLimit(t, CommWorld, filepath.Join(dir, "shared.dat"), 2<<20, true)
 	var failed int64
 	if errors.Is(err, unix.EFBIG) {
 		failed = 1
