@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,6 +25,8 @@ type env struct {
 	world          *mpi.World          // the MPI world; nil when not under MPI
 	active         activeJob           // the job in progress, for the signal handler
 	cleanups       cleanups            // what a second signal removes besides the job's files
+	joined         atomic.Bool         // this rank made the MPI job's first collective calls
+	cluster        atomic.Pointer[mpiJob]
 }
 
 // cleanups are removals of a command's own scratch (a compiled writer's

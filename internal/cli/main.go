@@ -46,7 +46,8 @@ func Main() int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go handleSignals(cancel, e)
-	code := exitCode(afterSignal(ctx, run(ctx, e, os.Args)), e.stderr)
+	err = e.joinToStop(run(ctx, e, os.Args))
+	code := exitCode(afterSignal(ctx, err), e.stderr)
 	if err := w.Finalize(); err != nil && code == exitOK {
 		fmt.Fprintf(e.stderr, "iobench: %v\n", err)
 		code = exitFailure
@@ -70,10 +71,7 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 	if r != nil {
 		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting())
 		if e.ranks() > 1 {
-			// A launcher signals every rank when the job aborts (a rank was
-			// killed) and SIGKILLs them soon after, possibly while they wait
-			// in a collective for the dead rank: remove the files now.
-			go r.RemoveFiles()
+			go e.stopRank(r)
 		}
 	}
 	<-sigs

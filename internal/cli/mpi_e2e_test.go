@@ -235,45 +235,95 @@ func rankPID(bin string, rank int) int {
 	return 0
 }
 
+// signalled is a sweep of 3 ranks one of which got a signal.
+type signalled struct {
+	done   <-chan result // the result, when mpirun ends
+	sent   time.Time     // when the signal went
+	others []int         // the processes of the other ranks
+}
+
 // signalRank starts a long sweep of 3 ranks in dir and, once it runs,
-// sends sig to rank; the result arrives when mpirun ends.
-func signalRank(t *testing.T, dir string, rank int, sig syscall.Signal, extra ...string) <-chan result {
+// sends sig to rank.
+func signalRank(t *testing.T, dir string, rank int, sig syscall.Signal, extra ...string) signalled {
 	t.Helper()
 	bin := mpiBinary(t)
-	done := make(chan result, 1)
+	ended := make(chan result, 1)
 	args := append([]string{"-np", "3", bin, "sweep", "--dir", dir, "--size", "64MiB", "--max", "1MiB",
 		"--repeat", "40", "--sync", "none", "--no-progress", "--profile", "generic", "--force"}, extra...)
-	go func() { done <- mpirun(t, args...) }()
+	go func() { ended <- mpirun(t, args...) }()
 	testwait.Until(t, "data file of a rank", func() bool { return len(dirEntries(t, dir)) > 0 })
 	time.Sleep(300 * time.Millisecond) // into the runs
-	pid := rankPID(bin, rank)
-	if pid == 0 {
-		t.Fatalf("rank %d not found", rank)
+	pids := make([]int, 3)
+	for r := range pids {
+		if pids[r] = rankPID(bin, r); pids[r] == 0 {
+			t.Fatalf("rank %d not found", r)
+		}
 	}
-	if err := syscall.Kill(pid, sig); err != nil {
+	out := signalled{done: ended, sent: time.Now(), others: slices.Delete(slices.Clone(pids), rank, rank+1)}
+	if err := syscall.Kill(pids[rank], sig); err != nil {
 		t.Fatal(err)
 	}
-	return done
+	return out
 }
 
 // A rank killed with SIGKILL cannot remove the files it created (its own,
-// or the shared file of rank 0); the ranks mpirun then stops remove them.
+// or the shared file of rank 0); the ranks mpirun then signals remove
+// them, each says in one line which rank it is and that the killed rank
+// is gone, and exits at once: the job cannot finish, and it would wait
+// in a collective call for the launcher's SIGKILL, which not every
+// launcher sends soon.
 func TestMPISurvivorsRemoveTheFilesOfAKilledRank(t *testing.T) {
-	// mpirun SIGTERMs the survivors, then SIGKILLs them after this many
-	// seconds (1 by default): time the survivors' removal must not need
-	// on a loaded machine for the test to tell whether it works.
-	t.Setenv("OMPI_MCA_odls_base_sigkill_timeout", "10")
+	// mpirun waits this many seconds (1 by default) for the survivors to
+	// end, SIGTERMs them, and SIGKILLs them as long again later: an end
+	// before that is theirs.
+	const grace = 5
+	t.Setenv("OMPI_MCA_odls_base_sigkill_timeout", strconv.Itoa(grace))
 	for _, c := range []struct {
 		rank  int
 		extra []string
 	}{{0, []string{"--shared-file"}}, {1, nil}, {0, nil}} {
 		dir := t.TempDir()
-		r := testwait.Recv(t, "end of mpirun", signalRank(t, dir, c.rank, syscall.SIGKILL, c.extra...))
+		sig := signalRank(t, dir, c.rank, syscall.SIGKILL, c.extra...)
+		testwait.Until(t, "end of the survivors", func() bool { return allEnded(sig.others) })
+		if took := time.Since(sig.sent); took > grace*1500*time.Millisecond {
+			t.Errorf("rank %d killed %v: the survivors ended %v later; want them to end without mpirun's SIGKILL", c.rank, c.extra, took.Round(time.Millisecond))
+		}
+		r := testwait.Recv(t, "end of mpirun", sig.done)
 		if r.code == 0 {
 			t.Errorf("rank %d killed %v: exit 0", c.rank, c.extra)
 		}
 		if left := dirEntries(t, dir); len(left) != 0 {
 			t.Errorf("rank %d killed %v: files left: %v\n%s", c.rank, c.extra, left, r.stderr)
+		}
+		gone := fmt.Sprintf(", as rank %d (pid ", c.rank)
+		if n := strings.Count(r.stderr, gone); n != 2 || !strings.Contains(r.stderr, "the data files are removed") {
+			t.Errorf("rank %d killed %v: %d survivors said %q; want 2, with the files removed:\n%s", c.rank, c.extra, n, gone, r.stderr)
+		}
+	}
+}
+
+// allEnded: each process has exited (it is gone, or a zombie its parent
+// has yet to reap).
+func allEnded(pids []int) bool {
+	for _, pid := range pids {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			return false
+		}
+	}
+	return true
+}
+
+// With mpirun's own SIGKILL a second after its SIGTERM, as by default,
+// every data file is removed, or named by a survivor.
+func TestMPIKilledRankLeavesNoUnnamedFile(t *testing.T) {
+	for _, rank := range []int{0, 1} {
+		dir := t.TempDir()
+		r := testwait.Recv(t, "end of mpirun", signalRank(t, dir, rank, syscall.SIGKILL, "--shared-file").done)
+		for _, f := range dirEntries(t, dir) {
+			if !strings.Contains(r.stderr, f) {
+				t.Errorf("rank %d killed: %s left and named by no one:\n%s", rank, f, r.stderr)
+			}
 		}
 	}
 }
@@ -283,7 +333,7 @@ func TestMPISurvivorsRemoveTheFilesOfAKilledRank(t *testing.T) {
 // field, so no marker shows in the text.
 func TestMPIInterruptedRankStopsEveryRank(t *testing.T) {
 	dir := t.TempDir()
-	r := testwait.Recv(t, "end of mpirun", signalRank(t, dir, 1, syscall.SIGINT))
+	r := testwait.Recv(t, "end of mpirun", signalRank(t, dir, 1, syscall.SIGINT).done)
 	if r.code != 130 || !strings.Contains(r.stderr, "rank 1 (") || !strings.Contains(r.stderr, "interrupted") || strings.Contains(r.stderr, "!") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 130 and rank 1 named as interrupted", r.code, r.stderr)
 	}

@@ -653,7 +653,8 @@ func TestMPIRunIOFlushAndOpenSync(t *testing.T) {
 }
 
 // Combinations that cannot run are refused on every rank before any I/O:
-// exit 2, one line from rank 0 naming the flag, no report, no file.
+// exit 2, one line from rank 0 naming every rank and the flag, no report,
+// no file.
 func TestMPIRunIORefusedCombinations(t *testing.T) {
 	bin := rioBinary(t)
 	for _, tc := range []struct {
@@ -676,7 +677,8 @@ func TestMPIRunIORefusedCombinations(t *testing.T) {
 				lines = append(lines, l)
 			}
 		}
-		if r.code != 2 || r.stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "iobench: rank 0 (") || !strings.Contains(lines[0], tc.want) {
+		every := fmt.Sprintf("iobench: ranks 0-%d (", rioRanks-1) // one entry for all ranks' one error
+		if r.code != 2 || r.stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], every) || !strings.Contains(lines[0], tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, iobench lines %q; want exit 2 and one line with %q", tc.extra, r.code, r.stdout, lines, tc.want)
 		}
 		if left := dirEntries(t, dir); len(left) != 0 {

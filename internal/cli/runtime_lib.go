@@ -115,7 +115,7 @@ func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
 	}
 	var hosts []string
 	if rt == runtimes.MPIIO && e.world != nil {
-		cl, err := newCluster(e.world) // collective: every rank, first
+		cl, err := e.joinCluster() // collective: every rank, first
 		if err != nil {
 			return err
 		}

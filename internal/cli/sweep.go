@@ -57,13 +57,13 @@ func (e *env) sweepAction(c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q (commands: sweep, info, profiles, analyze, plot, compare; see --help)", c.Args().First())
 	}
-	cl, err := newCluster(e.world)
+	cl, err := e.joinCluster()
 	if err != nil {
 		return err
 	}
 	job, err := newSweepJob(c, e)
 	if cl != nil {
-		err = cl.Agree(err)
+		err = cl.agreeOnStart(c, err)
 	}
 	if err != nil {
 		return err

@@ -92,6 +92,22 @@ func (cl *Cluster) NodeLeader() bool {
 	return slices.Index(cl.hosts, cl.hosts[cl.Rank()]) == cl.Rank()
 }
 
+// GoneRanks are the ranks on this rank's host whose process no longer
+// exists (exists says), in rank order: killed, as a launcher's signal
+// to the survivors may mean. Ranks on other hosts cannot be seen.
+func (cl *Cluster) GoneRanks(exists func(pid int) bool) []int {
+	var out []int
+	for r, m := range cl.members {
+		if r != cl.Rank() && m.Host == cl.hosts[cl.Rank()] && !exists(m.PID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Member is rank r's process.
+func (cl *Cluster) Member(r int) Member { return cl.members[r] }
+
 // Nodes lists the distinct hosts in rank order.
 func (cl *Cluster) Nodes() []string {
 	var out []string

@@ -411,3 +411,16 @@ func TestRankErrorGroupsFailures(t *testing.T) {
 		t.Errorf("error text is %d bytes", len(got))
 	}
 }
+
+// GoneRanks names the ranks of this host whose process is gone, never
+// this rank's own and never another host's, which cannot be seen.
+func TestGoneRanks(t *testing.T) {
+	hosts := []string{"a", "a", "b", "a"}
+	got := joinAll(t, hosts, func(cl *Cluster) []int {
+		return cl.GoneRanks(func(pid int) bool { return pid != fakePID(0) && pid != fakePID(2) })
+	})
+	want := [][]int{nil, {0}, nil, {0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

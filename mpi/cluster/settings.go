@@ -1,0 +1,89 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Setting is one value every rank must be given alike, by name: a flag
+// that decides which collective calls a rank makes or what the report
+// says of all ranks.
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// SettingDiff is a setting in which a rank differs from rank 0.
+type SettingDiff struct {
+	Name, Mine, Rank0 string
+}
+
+// SettingsMismatchError is a rank given other settings than rank 0.
+type SettingsMismatchError struct {
+	Diffs []SettingDiff
+}
+
+func (e *SettingsMismatchError) Error() string {
+	parts := make([]string, len(e.Diffs))
+	for i, d := range e.Diffs {
+		parts[i] = fmt.Sprintf("%s %q (rank 0: %q)", d.Name, d.Mine, d.Rank0)
+	}
+	return "given other values than rank 0: " + strings.Join(parts, ", ") + "; every rank must be given the same"
+}
+
+// SameSettings checks that this rank was given rank 0's settings; it
+// returns a *SettingsMismatchError on each rank that was not, nil on the
+// others. Call it before any step whose collective calls depend on
+// them, and pass its error to Agree. All ranks must call it; one that
+// failed before it had settings passes nil.
+func (cl *Cluster) SameSettings(mine []Setting) error {
+	b, _ := json.Marshal(mine) // plain strings always encode
+	first, err := cl.c.Bcast(b)
+	if err != nil {
+		return err
+	}
+	var rank0 []Setting
+	if err := json.Unmarshal(first, &rank0); err != nil {
+		return fmt.Errorf("cluster: the settings from rank 0: %w", err)
+	}
+	if rank0 == nil {
+		return nil // rank 0 failed before it read its own; its failure stops the job
+	}
+	if diffs := diffSettings(mine, rank0); len(diffs) > 0 {
+		return &SettingsMismatchError{Diffs: diffs}
+	}
+	return nil
+}
+
+// notGiven stands for a setting one side does not have.
+const notGiven = "(none)"
+
+// diffSettings lists, in rank 0's order and then this rank's, the
+// settings whose values differ or that only one side has.
+func diffSettings(mine, rank0 []Setting) []SettingDiff {
+	values := func(list []Setting) map[string]string {
+		m := make(map[string]string, len(list))
+		for _, s := range list {
+			m[s.Name] = s.Value
+		}
+		return m
+	}
+	my, theirs := values(mine), values(rank0)
+	var out []SettingDiff
+	for _, s := range rank0 {
+		v, ok := my[s.Name]
+		if !ok {
+			v = notGiven
+		}
+		if v != s.Value {
+			out = append(out, SettingDiff{Name: s.Name, Mine: v, Rank0: s.Value})
+		}
+	}
+	for _, s := range mine {
+		if _, ok := theirs[s.Name]; !ok {
+			out = append(out, SettingDiff{Name: s.Name, Mine: s.Value, Rank0: notGiven})
+		}
+	}
+	return out
+}
