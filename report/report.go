@@ -82,6 +82,9 @@ type MPI struct {
 	CountPerRank bool     `json:"count_per_rank"` // --count/--size per rank (false: --total split)
 	RunBytes     int64    `json:"run_bytes"`      // bytes each run moves over all ranks; 0: unknown
 	PerRank      RankRuns `json:"per_rank"`       // per-run spread across ranks
+	// PerRankSamples says what became of each rank's own samples
+	// (PerRankSummarised); empty in reports of earlier versions.
+	PerRankSamples string `json:"per_rank_samples,omitempty"`
 	// API is how the ranks move the data: "posix" (write(2), read(2)) or
 	// "mpiio" (MPIIO says how).
 	API   string `json:"api"`
@@ -90,6 +93,10 @@ type MPI struct {
 	// mod Ranks (--read-shift, IOR's -C); 0: each rank reads its own.
 	ReadShift int `json:"read_shift"`
 }
+
+// PerRankSummarised is MPI.PerRankSamples of a report that keeps no
+// rank's own samples, so its size does not grow with the ranks.
+const PerRankSummarised = "summarised: results hold each run's aggregate over all ranks and per_rank its min, median and max MiB/s over the ranks and the slowest rank; no rank's own samples are kept"
 
 // Tool identifies the build that measured.
 type Tool struct {

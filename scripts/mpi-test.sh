@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # mpi-test.sh builds the tests of package mpi with -tags mpi and runs them
 # twice: alone, as a single MPI rank (singleton init), and as several ranks
-# under mpirun. It exits non-zero if either run fails or hangs.
+# under mpirun; then the protocol of mpi/cluster on 1024 and 4096 fake
+# ranks, without the race detector, which makes 4096 take minutes. It
+# exits non-zero if any run fails or hangs.
 #
 # Usage: scripts/mpi-test.sh [test binary flags, e.g. -test.v]
 # Environment:
@@ -44,6 +46,8 @@ trap 'rm -rf "$tmp"' EXIT
 say "building with -tags mpi against $(pkg-config --modversion mpi 2>/dev/null | head -n1) ($(mpirun --version 2>&1 | head -n1))"
 CGO_ENABLED=1 go test -tags mpi -c -o "$tmp/mpi.test" ./mpi/ ||
 	die "go test -tags mpi -c ./mpi/ did not build"
+go test -c -o "$tmp/cluster.test" ./mpi/cluster/ ||
+	die "go test -c ./mpi/cluster/ did not build"
 
 # Launcher flags differ: Open MPI refuses root without --allow-run-as-root
 # and more ranks than cores without --oversubscribe, and tags each output
@@ -81,4 +85,5 @@ run() {
 cd "$tmp"
 run "1 rank (singleton)" ./mpi.test "$@"
 run "$np ranks under mpirun" "${launch[@]}" ./mpi.test "$@"
-say "ok: package mpi passes as 1 rank and as $np ranks"
+run "1024 and 4096 fake ranks" ./cluster.test -test.run '^TestScale$' "$@"
+say "ok: package mpi passes as 1 rank and as $np ranks; the cluster protocol at 1024 and 4096 ranks"

@@ -149,7 +149,7 @@ func (j *mpiJob) gather(res *iobench.Result) (*iobench.Result, *report.MPI, erro
 // ranks, nodes and their hosts.
 func (j *mpiJob) layout() *report.MPI {
 	nodes := j.Nodes()
-	return &report.MPI{Ranks: j.Size(), Nodes: len(nodes), Hosts: nodes}
+	return &report.MPI{Ranks: j.Size(), Nodes: len(nodes), Hosts: nodes, PerRankSamples: report.PerRankSummarised}
 }
 
 // stopRank is a rank's answer to a launcher's signal, which comes when

@@ -53,12 +53,13 @@ func mpirun(t *testing.T, args ...string) result {
 
 type mpiDoc struct {
 	MPI struct {
-		Ranks        int      `json:"ranks"`
-		Nodes        int      `json:"nodes"`
-		Hosts        []string `json:"hosts"`
-		SharedFile   bool     `json:"shared_file"`
-		CountPerRank bool     `json:"count_per_rank"`
-		PerRank      []struct {
+		Ranks          int      `json:"ranks"`
+		Nodes          int      `json:"nodes"`
+		Hosts          []string `json:"hosts"`
+		SharedFile     bool     `json:"shared_file"`
+		CountPerRank   bool     `json:"count_per_rank"`
+		PerRankSamples string   `json:"per_rank_samples"`
+		PerRank        []struct {
 			WriteSize   int64   `json:"write_size"`
 			Min         float64 `json:"min_mib_per_s"`
 			Max         float64 `json:"max_mib_per_s"`
@@ -84,7 +85,8 @@ func checkAggregate(t *testing.T, out string, ranks int, perRank int64, shared b
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
 	m := doc.MPI
-	if m.Ranks != ranks || m.Nodes != 1 || len(m.Hosts) != 1 || m.SharedFile != shared || len(m.PerRank) != len(doc.Results) {
+	if m.Ranks != ranks || m.Nodes != 1 || len(m.Hosts) != 1 || m.SharedFile != shared || len(m.PerRank) != len(doc.Results) ||
+		!strings.HasPrefix(m.PerRankSamples, "summarised: ") {
 		t.Errorf("mpi = %+v", m)
 	}
 	for _, r := range doc.Results {

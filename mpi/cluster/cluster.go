@@ -38,7 +38,6 @@ var (
 type Cluster struct {
 	c       Collective
 	members []Member // each rank's process
-	hosts   []string // host name of each rank
 	peers   []string // data file prefixes of the other ranks on this host, once Configure ran
 	// decided is how many of this rank's samples Decide has sent; rank 0
 	// keeps their aggregate.
@@ -60,7 +59,7 @@ func New(c Collective, me Member) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := &Cluster{c: c, members: make([]Member, len(parts)), hosts: make([]string, len(parts))}
+	cl := &Cluster{c: c, members: make([]Member, len(parts))}
 	names := map[string]string{} // one string per host, however many ranks it runs
 	for r, p := range parts {
 		pid, host, _ := bytes.Cut(p, []byte(" "))
@@ -72,7 +71,7 @@ func New(c Collective, me Member) (*Cluster, error) {
 			name = string(host)
 			names[name] = name
 		}
-		cl.members[r].Host, cl.hosts[r] = name, name
+		cl.members[r].Host = name
 	}
 	return cl, nil
 }
@@ -84,12 +83,12 @@ func (cl *Cluster) Rank() int { return cl.c.Rank() }
 func (cl *Cluster) Size() int { return cl.c.Size() }
 
 // Host is the host name of rank r.
-func (cl *Cluster) Host(r int) string { return cl.hosts[r] }
+func (cl *Cluster) Host(r int) string { return cl.members[r].Host }
 
 // NodeLeader reports whether this rank is the lowest on its host: the one
 // that syncs the file system for all of them.
 func (cl *Cluster) NodeLeader() bool {
-	return slices.Index(cl.hosts, cl.hosts[cl.Rank()]) == cl.Rank()
+	return slices.IndexFunc(cl.members, cl.onMyHost) == cl.Rank()
 }
 
 // GoneRanks are the ranks on this rank's host whose process no longer
@@ -98,7 +97,7 @@ func (cl *Cluster) NodeLeader() bool {
 func (cl *Cluster) GoneRanks(exists func(pid int) bool) []int {
 	var out []int
 	for r, m := range cl.members {
-		if r != cl.Rank() && m.Host == cl.hosts[cl.Rank()] && !exists(m.PID) {
+		if r != cl.Rank() && cl.onMyHost(m) && !exists(m.PID) {
 			out = append(out, r)
 		}
 	}
@@ -108,14 +107,17 @@ func (cl *Cluster) GoneRanks(exists func(pid int) bool) []int {
 // Member is rank r's process.
 func (cl *Cluster) Member(r int) Member { return cl.members[r] }
 
+// onMyHost: m runs on this rank's host.
+func (cl *Cluster) onMyHost(m Member) bool { return m.Host == cl.Host(cl.Rank()) }
+
 // Nodes lists the distinct hosts in rank order.
 func (cl *Cluster) Nodes() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, h := range cl.hosts {
-		if !seen[h] {
-			seen[h] = true
-			out = append(out, h)
+	for _, m := range cl.members {
+		if !seen[m.Host] {
+			seen[m.Host] = true
+			out = append(out, m.Host)
 		}
 	}
 	return out
@@ -198,7 +200,7 @@ func (cl *Cluster) PeerPrefixes() []string { return cl.peers }
 func (cl *Cluster) keepPeers(prefixes [][]byte) {
 	cl.peers = nil
 	for r, p := range prefixes {
-		if r != cl.Rank() && cl.hosts[r] == cl.hosts[cl.Rank()] {
+		if r != cl.Rank() && cl.onMyHost(cl.members[r]) {
 			cl.peers = append(cl.peers, string(p))
 		}
 	}
