@@ -68,7 +68,7 @@ func (e *env) joinToStop(err error) error {
 // --shared-file, --api, --dry-run), what it measures (--size, --fsync)
 // or what the report says of all ranks, so every rank must be given the
 // same value.
-var perRankFlags = map[string]bool{"dir": true, "force": true, "no-progress": true}
+var perRankFlags = map[string]bool{"dir": true, "force": true, "no-progress": true, "progress": true}
 
 // agreedSettings are this rank's values of the flags every rank must be
 // given alike.
