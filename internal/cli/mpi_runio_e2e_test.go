@@ -404,9 +404,15 @@ func checkTimeLimitLine(t *testing.T, bin, report string, rows int) {
 		t.Fatalf("analyze: %v\n%s", err, out)
 	}
 	var lines []string
+	wrapped := false // the text goes on with a line indented two spaces
 	for l := range strings.SplitSeq(string(out), "\n") {
-		if strings.HasPrefix(l, "time limit 1ms cut runs short at ") {
-			lines = append(lines, l)
+		switch {
+		case strings.HasPrefix(l, "time limit 1ms cut runs short at "):
+			lines, wrapped = append(lines, l), true
+		case wrapped && strings.HasPrefix(l, "  "):
+			lines[len(lines)-1] += " " + strings.TrimSpace(l)
+		default:
+			wrapped = false
 		}
 	}
 	text := strings.Join(lines, "\n")
