@@ -65,12 +65,14 @@
 //
 // # Jobs of their own
 //
-// Spawn starts an MPI program as a job of its own (MPI_Comm_spawn from
-// the calling rank) and returns the text its rank 0 sends back: iobench's
-// MPI-IO writer runs that way, since an MPI-IO component is chosen when
-// MPI starts. IdleBarrier lets ranks wait for a long one without spinning
-// on the CPUs the job needs. Without the mpi tag Spawn returns
-// ErrNeedsMPIBuild.
+// SpawnChild starts an MPI program as a job of its own (MPI_Comm_spawn
+// from the calling rank), which then answers requests (Child.Request)
+// until closed: iobench's MPI-IO writer runs that way, since an MPI-IO
+// component is chosen when MPI starts, and one job serves many runs
+// because Open MPI 4 fails a spawn now and then when jobs are spawned one
+// after another. IdleBarrier lets ranks wait for a long one without
+// spinning on the CPUs the job needs. Without the mpi tag SpawnChild
+// returns ErrNeedsMPIBuild.
 //
 // # The MPI tree
 //

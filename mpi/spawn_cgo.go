@@ -7,35 +7,48 @@ package mpi
 #include <stdlib.h>
 #include <mpi.h>
 
-// One spawned job at a time: its intercommunicator stays on this side, as
-// every MPI handle does.
-static MPI_Comm iob_child = MPI_COMM_NULL;
+// The spawned jobs' intercommunicators stay on this side, as every MPI
+// handle does; Go holds their slots.
+#define IOB_MAX_CHILDREN 64
+static MPI_Comm iob_children[IOB_MAX_CHILDREN];
+static int iob_nchildren;
 
-static int iob_spawn(char *command, char **argv, int n) {
+static int iob_spawn(char *command, char **argv, int n, int *slot) {
+	if (iob_nchildren == IOB_MAX_CHILDREN)
+		return MPI_ERR_NO_MEM;
 	int rc = MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	rc = MPI_Comm_spawn(command, argv, n, MPI_INFO_NULL, 0, MPI_COMM_SELF, &iob_child, MPI_ERRCODES_IGNORE);
+	MPI_Comm child;
+	rc = MPI_Comm_spawn(command, argv, n, MPI_INFO_NULL, 0, MPI_COMM_SELF, &child, MPI_ERRCODES_IGNORE);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_set_errhandler(iob_child, MPI_ERRORS_RETURN);
+		rc = MPI_Comm_set_errhandler(child, MPI_ERRORS_RETURN);
+	if (rc == MPI_SUCCESS) {
+		*slot = iob_nchildren;
+		iob_children[iob_nchildren++] = child;
+	}
 	return rc;
 }
 
-// iob_child_probe says whether the child's rank 0 has sent its text (tag
-// 0), and how long it is.
-static int iob_child_probe(int *ready, int *len) {
+static int iob_child_send(int slot, char *buf, int len) {
+	return MPI_Send(buf, len, MPI_CHAR, 0, 1, iob_children[slot]);
+}
+
+// iob_child_probe says whether the child's rank 0 has answered (tag 0),
+// and how long the answer is.
+static int iob_child_probe(int slot, int *ready, int *len) {
 	MPI_Status st;
-	int rc = MPI_Iprobe(0, 0, iob_child, ready, &st);
+	int rc = MPI_Iprobe(0, 0, iob_children[slot], ready, &st);
 	if (rc == MPI_SUCCESS && *ready)
 		rc = MPI_Get_count(&st, MPI_CHAR, len);
 	return rc;
 }
 
-static int iob_child_recv(char *buf, int len) {
-	return MPI_Recv(buf, len, MPI_CHAR, 0, 0, iob_child, MPI_STATUS_IGNORE);
+static int iob_child_recv(int slot, char *buf, int len) {
+	return MPI_Recv(buf, len, MPI_CHAR, 0, 0, iob_children[slot], MPI_STATUS_IGNORE);
 }
 
-static int iob_child_disconnect(void) { return MPI_Comm_disconnect(&iob_child); }
+static int iob_child_disconnect(int slot) { return MPI_Comm_disconnect(&iob_children[slot]); }
 
 static int iob_ibarrier(MPI_Request *req) { return MPI_Ibarrier(MPI_COMM_WORLD, req); }
 static int iob_test(MPI_Request *req, int *done) { return MPI_Test(req, done, MPI_STATUS_IGNORE); }
@@ -49,13 +62,19 @@ import (
 	"unsafe"
 )
 
-// Spawn starts command with args as an MPI job of its own of n ranks
-// (MPI_Comm_spawn from this rank alone, on MPI_COMM_SELF) and returns the
-// text the job's rank 0 sends back (MPI_Send of chars, tag 0, to the
-// parent's rank 0) before it disconnects. It waits without spinning,
-// looking every poll, so the job's ranks get the CPUs; it cannot stop
-// the job early.
-func (w *World) Spawn(command string, args []string, n int, poll time.Duration) ([]byte, error) {
+// Child is an MPI program started by SpawnChild as a job of its own, which
+// answers requests until it is closed.
+type Child struct {
+	w    *World
+	slot C.int
+	done bool
+}
+
+// SpawnChild starts command with args as an MPI job of n ranks of its own
+// (MPI_Comm_spawn from this rank alone, on MPI_COMM_SELF). The program
+// takes requests from its parent's rank 0 (tag 1) at its rank 0 and
+// answers each (tag 0); an empty request asks it to end (Close).
+func (w *World) SpawnChild(command string, args []string, n int) (*Child, error) {
 	if err := w.check("MPI_Comm_spawn"); err != nil {
 		return nil, err
 	}
@@ -66,18 +85,26 @@ func (w *World) Spawn(command string, args []string, n int, poll time.Duration) 
 		argv[i] = C.CString(a)
 		defer C.free(unsafe.Pointer(argv[i]))
 	}
-	if err := mpiErr("MPI_Comm_spawn", C.iob_spawn(ccmd, &argv[0], C.int(n))); err != nil {
+	var slot C.int
+	if err := mpiErr("MPI_Comm_spawn", C.iob_spawn(ccmd, &argv[0], C.int(n), &slot)); err != nil {
 		return nil, err
 	}
-	out, err := childText(poll)
-	return out, errors.Join(err, mpiErr("MPI_Comm_disconnect", C.iob_child_disconnect()))
+	return &Child{w: w, slot: slot}, nil
 }
 
-// childText waits for the spawned job's text and receives it.
-func childText(poll time.Duration) ([]byte, error) {
+// Request sends msg to the child's rank 0 and returns its answer,
+// waiting without spinning (a look every poll) so that the child's ranks
+// have the CPUs.
+func (c *Child) Request(msg []byte, poll time.Duration) ([]byte, error) {
+	if err := c.usable("MPI_Send"); err != nil {
+		return nil, err
+	}
+	if err := mpiErr("MPI_Send", C.iob_child_send(c.slot, (*C.char)(bufPtr(msg)), C.int(len(msg)))); err != nil {
+		return nil, err
+	}
 	var ready, n C.int
 	for {
-		if err := mpiErr("MPI_Iprobe", C.iob_child_probe(&ready, &n)); err != nil {
+		if err := mpiErr("MPI_Iprobe", C.iob_child_probe(c.slot, &ready, &n)); err != nil {
 			return nil, err
 		}
 		if ready != 0 {
@@ -86,10 +113,27 @@ func childText(poll time.Duration) ([]byte, error) {
 		time.Sleep(poll)
 	}
 	buf := make([]byte, max(int(n), 1))
-	if err := mpiErr("MPI_Recv", C.iob_child_recv((*C.char)(unsafe.Pointer(&buf[0])), n)); err != nil {
+	if err := mpiErr("MPI_Recv", C.iob_child_recv(c.slot, (*C.char)(unsafe.Pointer(&buf[0])), n)); err != nil {
 		return nil, err
 	}
 	return trimNUL(buf[:n]), nil
+}
+
+// Close asks the child to end (an empty request) and disconnects from it.
+func (c *Child) Close() error {
+	if err := c.usable("MPI_Comm_disconnect"); err != nil {
+		return err
+	}
+	c.done = true
+	err := mpiErr("MPI_Send", C.iob_child_send(c.slot, nil, 0))
+	return errors.Join(err, mpiErr("MPI_Comm_disconnect", C.iob_child_disconnect(c.slot)))
+}
+
+func (c *Child) usable(fn string) error {
+	if c.done {
+		return errors.New("mpi: " + fn + ": the child job is closed")
+	}
+	return c.w.check(fn)
 }
 
 // IdleBarrier is Barrier without spinning: MPI_Ibarrier, then a look

@@ -21,11 +21,12 @@ type Launch struct {
 	Ranks int
 }
 
-// Launcher starts an MPI writer as a job of Ranks ranks and returns the
-// text its rank 0 handed back: the report line, or "error:" lines. An
-// MPI-IO component is fixed when MPI starts, so each run needs a job of
-// its own: under mpirun, iobench spawns it (MPI_Comm_spawn); MPIRun
-// starts it with mpirun.
+// Launcher runs an MPI writer on Ranks ranks and returns the text its
+// rank 0 handed back: the report line, or "error:" lines. An MPI-IO
+// component is fixed when MPI starts, so the runs of each environment
+// need a job of their own: under mpirun, iobench spawns one per
+// environment (MPI_Comm_spawn), which serves all of its runs; MPIRun
+// starts one with mpirun for each run.
 type Launcher interface {
 	Launch(ctx context.Context, l Launch) ([]byte, error)
 }

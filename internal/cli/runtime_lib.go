@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,6 +102,7 @@ type libraryJob struct {
 	hdf5     runtimes.HDF5Choice
 	lib      report.LibraryConfig
 	hosts    []string // the MPI job's nodes
+	spawner  *spawner // the MPI-IO writer jobs
 }
 
 // libraryAction runs the check on rank 0; under MPI the other ranks
@@ -275,6 +277,7 @@ func (j *libraryJob) run(c *cli.Context) error {
 	if err := j.launchFrom(w); err != nil {
 		return err
 	}
+	defer j.closeJobs()
 	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.sweep.profile, j.sweep.profileWhy)
 	rep := &report.LibraryReport{RuntimeReport: *j.rep}
 	j.rep = &rep.RuntimeReport
@@ -336,29 +339,67 @@ func (j *libraryJob) launchFrom(w *runtimes.Writer) error {
 		lp.Ranks = j.env.ranks()
 	}
 	lp.Hosts = max(1, len(j.hosts))
-	w.SetLauncher(spawner{world: j.env.world, env: env})
-	j.lib.Launch = fmt.Sprintf("each run a job of %d ranks of its own, MPI_Comm_spawn from rank 0 of this job (%d ranks on %d node(s)), with OMPI_MCA_io set before its MPI_Init",
+	j.spawner = &spawner{world: j.env.world, env: env, jobs: map[string]*mpi.Child{}}
+	w.SetLauncher(j.spawner)
+	j.lib.Launch = fmt.Sprintf("a writer job of %d ranks for each environment (OMPI_MCA_io, bytes_per_agg), MPI_Comm_spawn from rank 0 of this job (%d ranks on %d node(s)), serving that environment's runs",
 		lp.Ranks, j.env.ranks(), lp.Hosts)
 	return nil
 }
 
-// spawner is the Launcher of the MPI build: MPI_Comm_spawn of env(1),
-// which sets the writer's environment and runs it.
+// closeJobs ends the writer jobs.
+func (j *libraryJob) closeJobs() {
+	if j.spawner != nil {
+		if err := j.spawner.close(); err != nil {
+			fmt.Fprintf(j.stderr, "iobench: warning: ending the MPI-IO writer jobs: %v\n", err)
+		}
+	}
+}
+
+// spawner is the Launcher of the MPI build. It keeps a writer job per
+// environment, spawned through env(1), which sets the environment before
+// the writer's MPI_Init, and sends that job each of its runs: Open MPI 4
+// fails a spawn now and then when jobs are spawned one after another.
 type spawner struct {
 	world *mpi.World
 	env   string
+	jobs  map[string]*mpi.Child // by environment and ranks
 }
 
-func (s spawner) Launch(ctx context.Context, l runtimes.Launch) ([]byte, error) {
+func (s *spawner) Launch(ctx context.Context, l runtimes.Launch) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var args []string
-	for _, u := range l.Unset {
-		args = append(args, "-u", u)
+	key := strings.Join(append(append(slices.Clone(l.Set), l.Unset...), strconv.Itoa(l.Ranks)), " ")
+	child := s.jobs[key]
+	if child == nil {
+		args := []string{}
+		for _, u := range l.Unset {
+			args = append(args, "-u", u)
+		}
+		// The writer preloads the component's modules by opening this
+		// name, which does not exist, before its first run.
+		args = append(append(args, l.Set...), l.Bin, "serve", l.Args[0]+"-preload")
+		var err error
+		if child, err = s.world.SpawnChild(s.env, args, l.Ranks); err != nil {
+			return nil, err
+		}
+		s.jobs[key] = child
 	}
-	args = append(append(append(args, l.Set...), l.Bin), l.Args...)
-	return s.world.Spawn(s.env, args, l.Ranks, libraryPoll)
+	out, err := child.Request([]byte(strings.Join(l.Args, "\x00")), libraryPoll)
+	if err != nil {
+		delete(s.jobs, key)
+	}
+	return out, err
+}
+
+// close ends every writer job.
+func (s *spawner) close() error {
+	var errs []error
+	for key, child := range s.jobs {
+		errs = append(errs, child.Close())
+		delete(s.jobs, key)
+	}
+	return errors.Join(errs...)
 }
 
 // planCases sets the library's cases from the sweep's recommendation:

@@ -34,10 +34,16 @@
  * elapsed_ns is the slowest rank's span; calls and bytes are summed over
  * ranks; overhead_* are those made inside MPI_File_open; pack_ns is the
  * slowest rank's packing time. A failure prints "error: rank R: ..." lines
- * instead. Started by MPI_Comm_spawn, rank 0 sends the text to the
- * parent's rank 0 (tag 0) instead of printing it.
- * Exit status (not spawned): 0 done; 64 usage; 65 no data file could be
- * created; 4 an error after a file was created.
+ * instead.
+ *
+ * Spawned (MPI_Comm_spawn) as `mpiio serve PRELOAD`, the writer is a job
+ * that runs case after case: rank 0 takes each case's arguments from the
+ * parent's rank 0 (tag 1, NUL-separated; an empty message ends the job)
+ * and answers with the text (tag 0). One job per environment serves a
+ * whole check, since Open MPI 4 fails a spawn now and then when jobs are
+ * spawned one after another.
+ * Exit status (run by mpirun): 0 done; 64 usage; 65 no data file could
+ * be created; 4 an error after a file was created.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -339,34 +345,14 @@ static char *report(const struct job *j, const struct counts *c)
 	return text;
 }
 
-/* hand_back sends the text to the parent that spawned the writer, or
- * prints it; the exit status is the worst rank's. */
-static int hand_back(char *text)
-{
-	MPI_Comm parent;
-	int worst = status;
-	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	MPI_Comm_get_parent(&parent);
-	if (parent != MPI_COMM_NULL) {
-		if (rank == 0)
-			MPI_Send(text, (int)strlen(text) + 1, MPI_CHAR, 0, 0, parent);
-		MPI_Comm_disconnect(&parent);
-		return 0;
-	}
-	if (rank == 0) {
-		fputs(text, worst ? stderr : stdout);
-		fflush(stdout);
-	}
-	return worst;
-}
-
-int main(int argc, char **argv)
+/* run_case runs one case (argv as the command line takes it) and returns
+ * rank 0's text: the report line, or "error:" lines. */
+static char *run_case(int argc, char **argv, int *worst)
 {
 	struct job j;
 	struct counts c = {0};
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	status = 0;
+	errmsg[0] = 0;
 	parse(&j, argc, argv);
 	unsigned char *src = source(&j), *stage = malloc(j.call);
 	int ok = src && stage, all_ok = 0;
@@ -378,12 +364,108 @@ int main(int argc, char **argv)
 		write_all(&j, src, stage, &c);
 	check(&j);
 	char *text = report(&j, &c);
-	int code = hand_back(text);
-	free(text);
+	MPI_Allreduce(&status, worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	free(src);
 	free(stage);
 	if (j.info != MPI_INFO_NULL)
 		MPI_Info_free(&j.info);
+	return text;
+}
+
+/* idle waits for req without spinning: the ranks of a job that waits
+ * for its next request leave the CPUs to whoever needs them. */
+static void idle(MPI_Request *req)
+{
+	struct timespec nap = {0, 1000000};
+	for (int done = 0; MPI_Test(req, &done, MPI_STATUS_IGNORE), !done;)
+		nanosleep(&nap, NULL);
+}
+
+/* request is the parent's next request at every rank: rank 0 receives
+ * it (tag 1) and broadcasts it; an empty one ends the job. The arguments
+ * are separated by NUL bytes. */
+static char *request(MPI_Comm parent, int *len)
+{
+	char *buf = NULL;
+	MPI_Request req;
+	if (rank == 0) {
+		MPI_Status st;
+		struct timespec nap = {0, 1000000};
+		for (int ready = 0; MPI_Iprobe(0, 1, parent, &ready, &st), !ready;)
+			nanosleep(&nap, NULL);
+		MPI_Get_count(&st, MPI_CHAR, len);
+		buf = malloc(*len + 1);
+		MPI_Recv(buf, *len, MPI_CHAR, 0, 1, parent, MPI_STATUS_IGNORE);
+	}
+	MPI_Ibcast(len, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+	idle(&req);
+	if (rank != 0)
+		buf = malloc(*len + 1);
+	MPI_Ibcast(buf, *len, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+	idle(&req);
+	buf[*len] = 0;
+	return buf;
+}
+
+/* preload opens a name that does not exist, read-only, alone and on
+ * every rank: the opens fail and create nothing (OMPIO makes and removes
+ * its own NAME.locktest.0), but they load the component's modules, which
+ * the first timed open would otherwise load inside its timing. */
+static void preload(const char *name)
+{
+	char path[4200];
+	MPI_File fh;
+	snprintf(path, sizeof path, "%s-r%d", name, rank);
+	if (MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) == MPI_SUCCESS)
+		MPI_File_close(&fh);
+	if (MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) == MPI_SUCCESS)
+		MPI_File_close(&fh);
+}
+
+/* serve runs the parent's requests, one case each, until an empty one,
+ * and answers each with rank 0's text (tag 0). */
+static void serve(MPI_Comm parent, const char *preload_name)
+{
+	preload(preload_name);
+	for (;;) {
+		int len = 0, worst = 0;
+		char *buf = request(parent, &len);
+		if (len == 0) {
+			free(buf);
+			return;
+		}
+		char *argv[16] = {"mpiio"};
+		int argc = 1;
+		for (char *p = buf; p < buf + len && argc < 16; p += strlen(p) + 1)
+			argv[argc++] = p;
+		char *text = run_case(argc, argv, &worst);
+		if (rank == 0)
+			MPI_Send(text, (int)strlen(text) + 1, MPI_CHAR, 0, 0, parent);
+		free(text);
+		free(buf);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Comm parent;
+	int worst = 0;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	MPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL && argc == 3 && !strcmp(argv[1], "serve")) {
+		serve(parent, argv[2]);
+		MPI_Comm_disconnect(&parent);
+		MPI_Finalize();
+		return 0;
+	}
+	char *text = run_case(argc, argv, &worst);
+	if (rank == 0) {
+		fputs(text, worst ? stderr : stdout);
+		fflush(stdout);
+	}
+	free(text);
 	MPI_Finalize();
-	return code;
+	return worst;
 }
