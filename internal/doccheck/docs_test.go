@@ -120,6 +120,8 @@ func available(need string) bool {
 		return onPath("srun")
 	case "mpi":
 		return onPath("mpirun") && exec.Command("pkg-config", "--exists", "mpi").Run() == nil
+	case "hdf5":
+		return exec.Command("pkg-config", "--exists", "hdf5").Run() == nil || onPath("h5cc")
 	case "gpfs", "lustre":
 		return mounted(need)
 	case "cgroup-v1":

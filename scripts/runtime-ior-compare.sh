@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# runtime-ior-compare.sh runs IOR's MPIIO backend and `iobench runtime
+# mpiio` on the same contiguous collective case, interleaved, and prints
+# each aggregate write bandwidth and the ratio iobench / IOR, for a file
+# per process and one shared file. Two ratios: of the medians, and the
+# median of each iobench run over the IOR run just before it.
+#
+# The case: NP ranks, each writing BLOCK in MPI_File_write_at_all calls of
+# XFER from a contiguous buffer, call k of rank r at (k*NP + r)*XFER in a
+# shared file (IOR: -b XFER -s BLOCK/XFER segments), fsync inside the
+# timing (IOR -e, iobench --fsync), through the MPI-IO component COMPONENT
+# (OMPI_MCA_io, for both). iobench's figure is its default case: the
+# component with no hint set, as IOR runs it.
+#
+# Usage: scripts/runtime-ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
+# Environment: NP (3), XFER (1m), BLOCK (64m), REPS (5), COMPONENT (ompio).
+#
+# IOR_BINARY is an IOR you already have, built against the same MPI as
+# iobench; this project carries no recipe for building it. iobench's MPI
+# build: go build -tags mpi -o bin/iobench-mpi .
+set -euo pipefail
+usage="usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR"
+[ -x "${1:-}" ] || { echo "$usage: IOR_BINARY must be the path of an IOR you have (${1:-none given} is not executable)" >&2; exit 2; }
+ior=$1
+iob=${2:?$usage}
+dir=${3:?$usage}
+np=${NP:-3}
+xfer=${XFER:-1m}
+block=${BLOCK:-64m}
+reps=${REPS:-5}
+component=${COMPONENT:-ompio}
+
+launch=(mpirun -np "$np")
+if mpirun --version 2>&1 | grep -q 'Open MPI'; then
+	launch+=(--oversubscribe --bind-to none)
+	[ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+	export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+fi
+bytes() { numfmt --from=iec "${1^^}"; }
+segments=$(($(bytes "$block") / $(bytes "$xfer")))
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+# One write(2) sweep, so that each iobench run needs no quick sweep.
+"$iob" sweep --dir "$dir" --size 16MiB --sizes 1MiB --repeat 1 --no-progress --format json -o "$tmp/sweep.json" 2>/dev/null
+
+# ior_run FLAGS... prints IOR's write bandwidth, MiB/s.
+ior_run() {
+	OMPI_MCA_io=$component "${launch[@]}" -x OMPI_MCA_io "$ior" -a MPIIO -c -t "$xfer" -b "$xfer" -s "$segments" -w -e -i 1 \
+		-o "$dir/ior-test" "$@" | awk '$1 == "write" && $2 ~ /^[0-9.]+$/ { print $2; exit }'
+}
+
+# iob_run LAYOUT prints the MiB/s of iobench's default case.
+iob_run() {
+	"${launch[@]}" "$iob" runtime mpiio --dir "$dir" --size "${block^^}iB" --call-size "${xfer^^}iB" --components "$component" \
+		--layouts "$1" --modes collective --memory contiguous --repeat 1 --fsync --from "$tmp/sweep.json" --profile generic \
+		--no-progress --format json 2>/dev/null |
+		python3 -c 'import json,sys; print("%.1f" % [c for c in json.load(sys.stdin)["summary"]["cases"] if c["default"]][0]["mib_per_s"])'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf '| layout | IOR flags | IOR MiB/s median (runs) | iobench MiB/s median (runs) | ratio of medians | median pair ratio [min, max] |\n|---|---|---|---|---:|---:|\n'
+for layout in "file per process|-F|per-rank" "shared file||shared"; do
+	IFS='|' read -r name iflags blayout <<<"$layout"
+	iors=() iobs=()
+	for _ in $(seq "$reps"); do
+		# shellcheck disable=SC2086 # the flags are words
+		iors+=("$(ior_run $iflags)")
+		iobs+=("$(iob_run "$blayout")")
+	done
+	mi=$(printf '%s\n' "${iors[@]}" | median)
+	mb=$(printf '%s\n' "${iobs[@]}" | median)
+	ratio=$(awk -v a="$mb" -v b="$mi" 'BEGIN { printf "%.2f", a / b }')
+	pairs=$(for i in "${!iors[@]}"; do awk -v a="${iobs[$i]}" -v b="${iors[$i]}" 'BEGIN { print a / b }'; done | sort -g)
+	pair=$(median <<<"$pairs")
+	printf '| %s | `-c %s` | %s (%s) | %s (%s) | %s | %.2f [%.2f, %.2f] |\n' "$name" "${iflags:--}" \
+		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$(head -1 <<<"$pairs")" "$(tail -1 <<<"$pairs")"
+done
+echo "$np ranks x $block in calls of $xfer, collective, $component, fsync inside the timing; $reps interleaved runs each"
