@@ -67,6 +67,11 @@ func (e *env) libraryCommand(rt runtimes.Runtime, onUsage cli.OnUsageErrorFunc) 
 
 func libraryFlags(rt runtimes.Runtime) []cli.Flag {
 	flags := sharedFlags("dir", "count", "size")
+	def, per := int64(hdf5DefaultBytes), ""
+	if rt == runtimes.MPIIO {
+		def, per = mpiioDefaultBytes, " per rank"
+	}
+	setDefaultText(flags[1], fmt.Sprintf("%d (%s)%s", def/runtimes.ElementBytes, units.FormatSize(def), per))
 	if rt == runtimes.MPIIO {
 		flags = append(flags,
 			&cli.StringFlag{Name: "components", Value: runtimes.OMPIO + "," + runtimes.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"},

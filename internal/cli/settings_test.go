@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/iobench/iobench/runtimes"
 	"slices"
 	"strings"
 	"testing"
@@ -181,9 +182,14 @@ func flagReference() string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", flagCell(s.flag), defaultCell(s.flag), agree, mdEscape(s.flag.(cli.DocGenerationFlag).GetUsage()))
 		}
 	}
-	b.WriteString("\n## `iobench runtime gfortran|stdio`\n\n| flag | default | meaning |\n|---|---|---|\n")
-	for _, f := range runtimeFlags() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", flagCell(f), defaultCell(f), mdEscape(f.(cli.DocGenerationFlag).GetUsage()))
+	for _, cmd := range []struct {
+		name  string
+		flags []cli.Flag
+	}{{"gfortran|stdio", runtimeFlags()}, {"mpiio", libraryFlags(runtimes.MPIIO)}, {"hdf5", libraryFlags(runtimes.HDF5)}} {
+		fmt.Fprintf(&b, "\n## `iobench runtime %s`\n\n| flag | default | meaning |\n|---|---|---|\n", cmd.name)
+		for _, f := range cmd.flags {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", flagCell(f), defaultCell(f), mdEscape(f.(cli.DocGenerationFlag).GetUsage()))
+		}
 	}
 	return b.String()
 }
