@@ -56,6 +56,8 @@ func Predict(rt Runtime, p Pattern) (Calls, error) {
 		b = &gfortranBuffer{size: p.BufferBytes}
 	case Stdio:
 		b = &stdioBuffer{size: p.BufferBytes}
+	case MPIIO, HDF5:
+		return Calls{}, fmt.Errorf("%s's calls depend on more than a buffer: use PredictMPIIO or PredictHDF5", rt)
 	default:
 		_, err := ParseRuntime(string(rt))
 		return Calls{}, err

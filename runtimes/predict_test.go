@@ -75,8 +75,10 @@ func TestPredictRefusesBadPatterns(t *testing.T) {
 			t.Errorf("Predict(%+v) succeeded", p)
 		}
 	}
-	if _, err := Predict("ifort", Pattern{Bytes: 8, BufferBytes: 8}); err == nil {
-		t.Error("Predict of an unknown runtime succeeded")
+	for _, rt := range []Runtime{"ifort", MPIIO, HDF5} {
+		if _, err := Predict(rt, Pattern{Bytes: 8, BufferBytes: 8}); err == nil {
+			t.Errorf("Predict(%s) succeeded; an unknown runtime or a library has no buffer rule", rt)
+		}
 	}
 }
 
