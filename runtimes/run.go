@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/iobench/iobench/convert"
@@ -343,7 +344,9 @@ func checkFile(rt Runtime, path string, j Job) error {
 	if rt.IsLibrary() {
 		return checkSize(path, j) // the library's writer reads its data back itself
 	}
-	f, err := os.Open(path)
+	// The writer made the file, but another process may have swapped
+	// the name since: never follow a link, never wait on a FIFO.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
@@ -351,6 +354,9 @@ func checkFile(rt Runtime, path string, j Job) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s): %w", path, st.Mode().Type(), errBadFile)
 	}
 	if st.Size() != j.Bytes() {
 		return fmt.Errorf("%s: %d bytes, want %d: %w", path, st.Size(), j.Bytes(), errBadFile)
@@ -388,9 +394,12 @@ func removeData(dir, name string) error {
 
 // checkSize: a library's file holds at least the data.
 func checkSize(path string, j Job) error {
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s): %w", path, st.Mode().Type(), errBadFile)
 	}
 	if st.Size() < j.Bytes() {
 		return fmt.Errorf("%s: %d bytes, want at least the %d of the data: %w", path, st.Size(), j.Bytes(), errBadFile)

@@ -326,3 +326,31 @@ func stopWhenWriting(t *testing.T, w *Writer, dir, name string) {
 		_ = proc.Signal(syscall.SIGSTOP)
 	}
 }
+
+// The check of the writer's file never follows a name swapped for a
+// symlink nor waits on one swapped for a FIFO.
+func TestCheckOfASwappedFileNeitherFollowsNorWaits(t *testing.T) {
+	dir := t.TempDir()
+	fifo, link := filepath.Join(dir, "fifo"), filepath.Join(dir, "link")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, make([]byte, 80), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	j := Job{Dir: dir, Elements: 10}
+	for _, p := range []string{fifo, link} {
+		done := make(chan error)
+		go func() { done <- checkFile(Gfortran, p, j) }()
+		if err := testwait.Recv(t, "the check of "+p, done); err == nil {
+			t.Errorf("%s: checked as the writer's file", p)
+		}
+		if err := checkSize(p, j); err == nil {
+			t.Errorf("%s: its size checked as the writer's file", p)
+		}
+	}
+}
