@@ -239,9 +239,3 @@ func reason(r Result, c curve) string {
 	return fmt.Sprintf("throughput reaches %.0f%% of the %.1f MiB/s plateau at %s and stays there",
 		pct, r.PlateauMiBPerSec, units.FormatSize(r.WriteSize))
 }
-
-// FormatSize is units.FormatSize.
-//
-// Deprecated: call units.FormatSize; this stays only while report's app
-// renderers (report/apptext.go) call it.
-func FormatSize(n int64) string { return units.FormatSize(n) }

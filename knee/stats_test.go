@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/iobench/iobench/knee"
-	"github.com/iobench/iobench/units"
 )
 
 func TestMedian(t *testing.T) {
@@ -59,14 +58,5 @@ func TestCV(t *testing.T) {
 				t.Errorf("CV(%v) mismatch (-want +got):\n%s", tt.samples, diff)
 			}
 		})
-	}
-}
-
-// FormatSize, kept while report/apptext.go calls it, is units.FormatSize.
-func TestFormatSizeIsUnits(t *testing.T) {
-	for _, n := range []int64{0, 1000, 64 << 10} {
-		if got, want := knee.FormatSize(n), units.FormatSize(n); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

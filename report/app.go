@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"io"
 	"slices"
 	"time"
@@ -299,15 +298,4 @@ func appSmall(s advice.SmallWrites) *AppSmallWrites {
 	g, lo, hi := s.Cost.Gain()
 	return &AppSmallWrites{Calls: s.Calls, Of: s.Of, Flagged: s.Flagged, CurveAgrees: s.Agrees,
 		SecondsNow: s.Cost.Now.Est, SecondsAtRecommended: s.Cost.AtRecommended.Est, Gain: g, GainLow: lo, GainHigh: hi}
-}
-
-// AppJSON is the report as one JSON document.
-func AppJSON(w io.Writer, r *AppReport) error {
-	var p printer
-	enc := json.NewEncoder(&p)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	return p.flushTo(w)
 }

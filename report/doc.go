@@ -9,8 +9,7 @@
 //
 // Renderers only read a report: one function per output format lives in
 // report/render (with the table of which command offers which), plots in
-// report/plot. The app report still renders here (app*.go), with
-// page.go naming the shared page helpers for it, until it moves too.
+// report/plot.
 // Throughput is MiB/s (2^20 bytes per second) throughout.
 //
 // report must not import gonum (report/plot does, and it is 5 MB of the

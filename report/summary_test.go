@@ -79,14 +79,6 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 	}
 }
 
-// The app tests' curve, read back from the sweep's JSON and summarized
-// again, is the ext4 fixture itself.
-func TestAppCurveIsTheExt4Fixture(t *testing.T) {
-	if diff := cmp.Diff(fixture.Ext4(), report.FixedReport()); diff != "" {
-		t.Errorf("(-fixture +read back):\n%s", diff)
-	}
-}
-
 // NewConfig spells the plan out: enums as words, sizes in bytes.
 func TestNewConfig(t *testing.T) {
 	c := iobench.DefaultConfig()

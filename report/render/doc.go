@@ -1,6 +1,7 @@
 // Package render writes reports for people and programs: one function
 // per output format (Text, JSON, CSV, Markdown, Gobench; the runtime
-// report's Runtime*), a side-by-side comparison (Compare), and the one
+// report's Runtime*, the library reports' Library*, the app estimate's
+// App*), a side-by-side comparison (Compare), and the one
 // table of formats, which command offers which (Formats, Lookup). It only
 // reads the report it is given; what a report says is decided in package
 // report (Summarize).

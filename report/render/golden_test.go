@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,11 +21,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // TestGolden renders every format in the registry, each command's with
 // that command's fixture, against testdata/<command>-<format>.golden, so a
 // new format fails here until its golden file is written (-update).
-// Plot's formats are report/plot's to test (render cannot draw them), and
-// app's are report's, where its renderers and their fixture still are.
+// Plot's formats are report/plot's to test (render cannot draw them).
 func TestGolden(t *testing.T) {
 	for _, f := range formats {
-		if f.Command == report.CmdPlot || f.Command == report.CmdApp {
+		if f.Command == report.CmdPlot {
 			continue
 		}
 		name := goldenName(f.Command, f.Name)
@@ -79,7 +77,7 @@ func TestGoldenVariants(t *testing.T) {
 func TestNoStrayGoldenFiles(t *testing.T) {
 	want := map[string]bool{}
 	for _, f := range formats {
-		want[goldenName(f.Command, f.Name)] = f.Command != report.CmdPlot && f.Command != report.CmdApp
+		want[goldenName(f.Command, f.Name)] = f.Command != report.CmdPlot
 	}
 	for _, v := range goldenVariants {
 		want[goldenName(report.CmdSweep, v.name)] = true
@@ -112,8 +110,8 @@ func commandFixture(t *testing.T, cmd report.Command) []report.Run {
 		return []report.Run{{Name: "", Report: fixture.Info()}}
 	case report.CmdCompare:
 		return []report.Run{{Name: "ext4.json", Report: fixture.Ext4()}, {Name: "gpfs.json", Report: fixture.GPFS()}, {Name: "mpi.json", Report: fixture.MPI()}}
-	case report.CmdRuntime:
-		return nil // render gives its formats fixture.Runtime()
+	case report.CmdRuntime, report.CmdApp:
+		return nil // render gives their formats fixture.Runtime() and fixture.App()
 	}
 	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
 	return nil
@@ -128,6 +126,8 @@ func render(t *testing.T, f Format, runs []report.Run) []byte {
 	switch {
 	case f.Runtime != nil:
 		err = f.Runtime(&b, fixture.Runtime())
+	case f.App != nil:
+		err = f.App(&b, fixture.App())
 	case f.Runs != nil:
 		err = f.Runs(&b, runs)
 	default:
@@ -137,14 +137,4 @@ func render(t *testing.T, f Format, runs []report.Run) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// The app formats' golden files are report's (TestAppGolden there), where
-// the app renderers and their fixture still are.
-func TestAppFormatsHaveGoldenFiles(t *testing.T) {
-	for _, f := range Formats(report.CmdApp) {
-		if _, err := os.Stat(filepath.Join("..", "testdata", goldenName(f.Command, f.Name)+".golden")); err != nil {
-			t.Error(err)
-		}
-	}
 }

@@ -58,9 +58,9 @@ var formats = []Format{
 	{Command: report.CmdRuntime, Name: "json", Ext: "json", Runtime: RuntimeJSON, Library: LibraryJSON},
 	{Command: report.CmdRuntime, Name: "csv", Ext: "csv", Runtime: RuntimeCSV, Library: LibraryCSV},
 	{Command: report.CmdRuntime, Name: "markdown", Ext: "md", Runtime: RuntimeMarkdown, Library: LibraryMarkdown},
-	{Command: report.CmdApp, Name: "text", Ext: "txt", App: report.AppText},
-	{Command: report.CmdApp, Name: "json", Ext: "json", App: report.AppJSON},
-	{Command: report.CmdApp, Name: "markdown", Ext: "md", App: report.AppMarkdown},
+	{Command: report.CmdApp, Name: "text", Ext: "txt", App: AppText},
+	{Command: report.CmdApp, Name: "json", Ext: "json", App: AppJSON},
+	{Command: report.CmdApp, Name: "markdown", Ext: "md", App: AppMarkdown},
 }
 
 // Formats returns the formats cmd offers, in order.

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"cmp"
@@ -7,10 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/internal/page"
+	"github.com/iobench/iobench/units"
+
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/workload"
 )
 
@@ -23,25 +26,25 @@ const appSizesShown = 4
 
 // AppText is the report for people: the verdict and what to set first,
 // then each input's modules and files.
-func AppText(w io.Writer, r *AppReport) error {
+func AppText(w io.Writer, r *report.AppReport) error {
 	var p printer
-	p.f("%s\n", wrap(appHeadline(r), 100, ""))
+	p.F("%s\n", wrapped(appHeadline(r), 100, ""))
 	if r.Estimate != nil {
 		p.textVerdict(r)
 	} else {
-		p.f("\n%s\n", wrap(noCurveWords(r), 100, ""))
+		p.F("\n%s\n", wrapped(noCurveWords(r), 100, ""))
 	}
 	for _, in := range r.Inputs {
 		p.textInput(in)
 	}
 	for _, w := range r.Warnings {
-		p.f("\n%s\n", wrap("warning: "+w, 100, "  "))
+		p.F("\n%s\n", wrapped("warning: "+w, 100, "  "))
 	}
-	return p.flushTo(w)
+	return p.FlushTo(w)
 }
 
 // appHeadline names the inputs and the curve.
-func appHeadline(r *AppReport) string {
+func appHeadline(r *report.AppReport) string {
 	inputs := fmt.Sprintf("%d input", len(r.Inputs))
 	if len(r.Inputs) != 1 {
 		inputs += "s"
@@ -52,37 +55,37 @@ func appHeadline(r *AppReport) string {
 	return fmt.Sprintf("iobench app: %s against the curve of %s (%s)", inputs, r.Curve.Path, curveWords(r.Curve))
 }
 
-func curveWords(c *AppCurve) string {
-	parts := []string{orDefault(c.FS.Type, "file system type unknown")}
+func curveWords(c *report.AppCurve) string {
+	parts := []string{cmp.Or(c.FS.Type, "file system type unknown")}
 	if c.FS.MountPoint != "" {
 		parts[0] += " at " + c.FS.MountPoint
 	}
 	if c.MaxSize > 0 {
-		parts = append(parts, "write sizes "+knee.FormatSize(c.MinSize)+"-"+knee.FormatSize(c.MaxSize))
+		parts = append(parts, "write sizes "+units.FormatSize(c.MinSize)+"-"+units.FormatSize(c.MaxSize))
 	}
 	switch {
 	case c.Knee == 0:
 		parts = append(parts, "no knee")
 	case c.Established:
-		parts = append(parts, "knee "+knee.FormatSize(c.Knee)+", established")
+		parts = append(parts, "knee "+units.FormatSize(c.Knee)+", established")
 	default:
-		parts = append(parts, "knee "+knee.FormatSize(c.Knee)+", not established")
+		parts = append(parts, "knee "+units.FormatSize(c.Knee)+", not established")
 	}
 	return strings.Join(parts, ", ")
 }
 
 // noCurveWords says how to get the curve that gives the sizes a cost.
-func noCurveWords(r *AppReport) string {
+func noCurveWords(r *report.AppReport) string {
 	dir := "<the directory the program wrote to>"
 	if m := busiestMount(r); m != "" {
 		dir = m
 	}
 	return fmt.Sprintf("The sizes alone, without a curve: to know what these writes cost, measure the file system "+
-		"they went to (iobench sweep --dir %s --format json -o curve.json), then give it here with --curve curve.json.", shellWord(dir))
+		"they went to (iobench sweep --dir %s --format json -o curve.json), then give it here with --curve curve.json.", page.ShellWord(dir))
 }
 
 // busiestMount is the mount that took the most bytes, "" if none is known.
-func busiestMount(r *AppReport) string {
+func busiestMount(r *report.AppReport) string {
 	bytes := map[string]int64{}
 	for _, in := range r.Inputs {
 		for _, f := range in.Files {
@@ -103,24 +106,24 @@ func busiestMount(r *AppReport) string {
 // textVerdict is the answer: what the writes cost here, what they would
 // cost at the recommended size, what Drishti's rule says of them, and
 // what to set.
-func (p *printer) textVerdict(r *AppReport) {
-	p.f("\nwhat the writes cost here:\n")
+func (p *printer) textVerdict(r *report.AppReport) {
+	p.F("\nwhat the writes cost here:\n")
 	for _, l := range verdictLines(r) {
-		p.f("  %s\n", wrap(l, 98, "    "))
+		p.F("  %s\n", wrapped(l, 98, "    "))
 	}
 	head, lines := setLines(r)
 	lead := "what to set: "
 	if strings.HasPrefix(head, "for ") {
 		lead = "what to set, "
 	}
-	p.f("\n%s\n", wrap(lead+head, 100, ""))
+	p.F("\n%s\n", wrapped(lead+head, 100, ""))
 	for _, l := range lines {
-		p.f("%s\n", l)
+		p.F("%s\n", l)
 	}
 }
 
 // verdictLines are the verdict, a sentence each.
-func verdictLines(r *AppReport) []string {
+func verdictLines(r *report.AppReport) []string {
 	e, c := r.Estimate, r.Curve
 	var out []string
 	switch {
@@ -136,7 +139,7 @@ func verdictLines(r *AppReport) []string {
 	if e.OutsideCalls > 0 {
 		out = append(out, fmt.Sprintf("%d write calls (%s) have sizes outside the curve's %s-%s and are not estimated; "+
 			"sweep those sizes too (--min, --max or --sizes) to count them.",
-			e.OutsideCalls, bytesWords(e.OutsideBytes), knee.FormatSize(c.MinSize), knee.FormatSize(c.MaxSize)))
+			e.OutsideCalls, bytesWords(e.OutsideBytes), units.FormatSize(c.MinSize), units.FormatSize(c.MaxSize)))
 	}
 	if e.MeasuredWriteSeconds > 0 && e.EstimatedCalls > 0 {
 		out = append(out, measuredWords(e))
@@ -149,7 +152,7 @@ func verdictLines(r *AppReport) []string {
 
 // ofOneSize is " of SIZE" when every estimated write(2) call has that
 // one size, else "".
-func ofOneSize(r *AppReport) string {
+func ofOneSize(r *report.AppReport) string {
 	var size int64
 	for _, in := range r.Inputs {
 		for _, f := range in.Files {
@@ -170,11 +173,11 @@ func ofOneSize(r *AppReport) string {
 	if size == 0 {
 		return ""
 	}
-	return " of " + knee.FormatSize(size)
+	return " of " + units.FormatSize(size)
 }
 
 // measuredWords holds the estimate against the time the logs measured.
-func measuredWords(e *AppEstimate) string {
+func measuredWords(e *report.AppEstimate) string {
 	head := fmt.Sprintf("the logs measured %s in these writes (summed over ranks)", secondsWords(e.MeasuredWriteSeconds))
 	a := e.AccountsFor
 	switch {
@@ -189,46 +192,46 @@ func measuredWords(e *AppEstimate) string {
 // recommendedWords is the estimate at the recommended size, and whether
 // it is a real gain: more than the knee's band even at its interval's low
 // end.
-func recommendedWords(e *AppEstimate, c *AppCurve) string {
+func recommendedWords(e *report.AppEstimate, c *report.AppCurve) string {
 	switch {
 	case c.Recommended == 0:
 		return "the curve has no knee, so there is no size to recommend and no saving to estimate."
 	case atOrAbove(e) && c.Recommended <= c.MaxSize:
-		return fmt.Sprintf("the write(2) calls are at or above the recommended %s already: nothing to save by their size.", knee.FormatSize(c.Recommended))
+		return fmt.Sprintf("the write(2) calls are at or above the recommended %s already: nothing to save by their size.", units.FormatSize(c.Recommended))
 	case realGain(e.GainLow, c):
-		return fmt.Sprintf("in %s writes: %s (%s), %s less: %s.", knee.FormatSize(c.Recommended),
-			secondsWords(e.SecondsAtRecommended), rangeWords(e.SecondsAtRecLow, e.SecondsAtRecHigh), secondsWords(e.SavingSeconds), gainWords(e.Gain, e.GainLow, e.GainHigh))
+		return fmt.Sprintf("in %s writes: %s (%s), %s less: %s.", units.FormatSize(c.Recommended),
+			secondsWords(e.SecondsAtRecommended), rangeWords(e.SecondsAtRecLow, e.SecondsAtRecHigh), secondsWords(e.SavingSeconds), appGainWords(e.Gain, e.GainLow, e.GainHigh))
 	}
 	return fmt.Sprintf("in %s writes about the same, %s (%s): the write sizes are not what costs time here.",
-		knee.FormatSize(c.Recommended), secondsWords(e.SecondsAtRecommended), gainWords(e.Gain, e.GainLow, e.GainHigh))
+		units.FormatSize(c.Recommended), secondsWords(e.SecondsAtRecommended), appGainWords(e.Gain, e.GainLow, e.GainHigh))
 }
 
 // atOrAbove: every estimated call is at or above the recommended size,
 // so the estimate keeps each as it is.
-func atOrAbove(e *AppEstimate) bool {
+func atOrAbove(e *report.AppEstimate) bool {
 	return e.SecondsAtRecommended == e.SecondsNow && e.SecondsAtRecLow == e.SecondsNowLow && e.SecondsAtRecHigh == e.SecondsNowHigh
 }
 
 // realGain: faster by more than the knee's band, even at the low end.
-func realGain(low float64, c *AppCurve) bool { return c.Fraction > 0 && low > 1/c.Fraction }
+func realGain(low float64, c *report.AppCurve) bool { return c.Fraction > 0 && low > 1/c.Fraction }
 
-func smallWords(s *AppSmallWrites, c *AppCurve) string {
+func smallWords(s *report.AppSmallWrites, c *report.AppCurve) string {
 	head := fmt.Sprintf("Drishti would flag %d of %d write calls as small (below 1 MiB, 1 MiB included)", s.Calls, s.Of)
 	if s.CurveAgrees {
 		return fmt.Sprintf("%s; the curve agrees: they take %s here, %s in %s writes (%s).", head, secondsWords(s.SecondsNow),
-			secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
+			secondsWords(s.SecondsAtRecommended), units.FormatSize(c.Recommended), appGainWords(s.Gain, s.GainLow, s.GainHigh))
 	}
 	if s.SecondsNow == s.SecondsAtRecommended && c.Recommended <= c.MaxSize {
-		return fmt.Sprintf("%s; the curve does not agree: they are at or above its recommended %s already (%s here).", head, knee.FormatSize(c.Recommended), secondsWords(s.SecondsNow))
+		return fmt.Sprintf("%s; the curve does not agree: they are at or above its recommended %s already (%s here).", head, units.FormatSize(c.Recommended), secondsWords(s.SecondsNow))
 	}
 	return fmt.Sprintf("%s; the curve does not agree: they take %s here and %s in %s writes (%s), within the knee's band.",
-		head, secondsWords(s.SecondsNow), secondsWords(s.SecondsAtRecommended), knee.FormatSize(c.Recommended), gainWords(s.Gain, s.GainLow, s.GainHigh))
+		head, secondsWords(s.SecondsNow), secondsWords(s.SecondsAtRecommended), units.FormatSize(c.Recommended), appGainWords(s.Gain, s.GainLow, s.GainHigh))
 }
 
 // setLines is what to set: the settings of the runtimes the inputs show,
 // as shell lines after a sentence saying what shows them, or only the
 // sentence when there is nothing to set.
-func setLines(r *AppReport) (string, []string) {
+func setLines(r *report.AppReport) (string, []string) {
 	e, c := r.Estimate, r.Curve
 	if len(e.Evidence) == 0 {
 		if e.EstimatedCalls+e.OutsideCalls == 0 {
@@ -236,7 +239,7 @@ func setLines(r *AppReport) (string, []string) {
 		}
 		if e.EstimatedCalls > 0 && realGain(e.GainLow, c) {
 			return fmt.Sprintf("no I/O library shows in the inputs, so the program makes these write(2) calls itself: "+
-				"buffer them to at least %s (%d bytes) a call.", knee.FormatSize(c.Recommended), c.Recommended), nil
+				"buffer them to at least %s (%d bytes) a call.", units.FormatSize(c.Recommended), c.Recommended), nil
 		}
 		return "nothing; no I/O library shows in the inputs, and their write sizes cost no more than the recommended one.", nil
 	}
@@ -253,7 +256,7 @@ func setLines(r *AppReport) (string, []string) {
 	if len(e.Apply) == 0 {
 		return head + ", nothing: the curve gives no recommendation to apply.", nil
 	}
-	return head + ":", applyLines(e.Apply, c.FS.ResolvedDir)
+	return head + ":", page.ApplyLines(e.Apply, c.FS.ResolvedDir)
 }
 
 func secondsWords(s float64) string {
@@ -270,7 +273,7 @@ func rangeWords(lo, hi float64) string {
 	return strings.TrimSuffix(secondsWords(lo), " s") + "-" + secondsWords(hi)
 }
 
-func gainWords(g, lo, hi float64) string {
+func appGainWords(g, lo, hi float64) string {
 	if g == 0 {
 		return "no gain estimated"
 	}
@@ -280,35 +283,35 @@ func gainWords(g, lo, hi float64) string {
 func bytesWords(n int64) string { return humanize.IBytes(uint64(n)) }
 
 // textInput is one input: what it is, its modules' totals and its files.
-func (p *printer) textInput(in AppInput) {
-	p.f("\n%s\n", wrap(inputWords(in), 100, "  "))
+func (p *printer) textInput(in report.AppInput) {
+	p.F("\n%s\n", wrapped(inputWords(in), 100, "  "))
 	for _, n := range in.Notes {
-		p.f("  note: %s\n", wrap(n, 92, "    "))
+		p.F("  note: %s\n", wrapped(n, 92, "    "))
 	}
 	if len(in.Modules) == 0 {
-		p.f("  no POSIX, MPI-IO or STDIO records\n")
+		p.F("  no POSIX, MPI-IO or STDIO records\n")
 		return
 	}
-	p.f("  module   records  files      writes  bytes written            write time s  write sizes (Darshan's bins)\n")
+	p.F("  module   records  files      writes  bytes written            write time s  write sizes (Darshan's bins)\n")
 	for _, m := range in.Modules {
-		p.f("  %-7s %8d %6d %11d  %-23s %13.3f  %s\n", m.Module, m.Records, m.Files, m.Writes,
+		p.F("  %-7s %8d %6d %11d  %-23s %13.3f  %s\n", m.Module, m.Records, m.Files, m.Writes,
 			fmt.Sprintf("%s (%d)", bytesWords(m.BytesWritten), m.BytesWritten), m.WriteSeconds, histogramWords(m.Histogram))
 	}
 	files := slices.Clone(in.Files)
-	slices.SortStableFunc(files, func(a, b AppFile) int { return cmp.Compare(b.BytesWritten, a.BytesWritten) })
+	slices.SortStableFunc(files, func(a, b report.AppFile) int { return cmp.Compare(b.BytesWritten, a.BytesWritten) })
 	if len(files) > 0 {
-		p.f("  files, most bytes first (write time as the log measured it, summed over ranks):\n")
+		p.F("  files, most bytes first (write time as the log measured it, summed over ranks):\n")
 	}
 	for i, f := range files {
 		if i == appFilesShown {
-			p.f("  ... and %d more files (the JSON report lists them all)\n", len(files)-appFilesShown)
+			p.F("  ... and %d more files (the JSON report lists them all)\n", len(files)-appFilesShown)
 			break
 		}
-		p.f("    %s\n      %s\n", fileHead(f), wrap(fileWords(f), 92, "      "))
+		p.F("    %s\n      %s\n", fileHead(f), wrapped(fileWords(f), 92, "      "))
 	}
 }
 
-func inputWords(in AppInput) string {
+func inputWords(in report.AppInput) string {
 	what := "strace trace"
 	if in.Kind == workload.KindDarshan {
 		what = fmt.Sprintf("Darshan log, format %s (%s)", in.DarshanVersion, in.Compression)
@@ -347,7 +350,7 @@ func histogramWords(h map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-func fileHead(f AppFile) string {
+func fileHead(f report.AppFile) string {
 	where := f.Module
 	if f.Mount != "" {
 		where += ", on " + f.Mount + " " + f.FSType
@@ -362,13 +365,13 @@ func fileHead(f AppFile) string {
 	return fmt.Sprintf("%s (%s, %s)", f.Path, where, recs)
 }
 
-func fileWords(f AppFile) string {
+func fileWords(f report.AppFile) string {
 	s := fmt.Sprintf("%d writes, %s; %s; measured %s", f.Writes, bytesWords(f.BytesWritten), sizesWords(f), secondsWords(f.WriteSeconds))
 	if f.CollectiveWrites+f.IndependentWrites > 0 {
 		s += fmt.Sprintf("; %d collective, %d independent", f.CollectiveWrites, f.IndependentWrites)
 	}
 	if e := f.Estimate; e != nil && e.EstimatedCalls > 0 {
-		s += fmt.Sprintf("; here %s, at the recommended size %s (%s)", secondsWords(e.SecondsNow), secondsWords(e.SecondsAtRecommended), gainWords(e.Gain, e.GainLow, e.GainHigh))
+		s += fmt.Sprintf("; here %s, at the recommended size %s (%s)", secondsWords(e.SecondsNow), secondsWords(e.SecondsAtRecommended), appGainWords(e.Gain, e.GainLow, e.GainHigh))
 		if e.Basis == advice.BasisStdio && len(e.Classes) == 1 {
 			s += fmt.Sprintf(", in the %d write(2) calls of %s that C stdio's buffer makes of it", e.Classes[0].Calls, sizeWord(e.Classes[0].Low))
 		}
@@ -377,7 +380,7 @@ func fileWords(f AppFile) string {
 }
 
 // sizesWords names the classes with the most calls: "131072 B x 2048".
-func sizesWords(f AppFile) string {
+func sizesWords(f report.AppFile) string {
 	if len(f.Sizes) == 0 {
 		return fmt.Sprintf("mean %s a call (no size histogram)", sizeWord(f.MeanSize))
 	}
@@ -385,7 +388,7 @@ func sizesWords(f AppFile) string {
 	if e := f.Estimate; e != nil && e.Basis != advice.BasisStdio {
 		sizes = slices.Clone(e.Classes) // the same sizes, with what the curve says of them
 	}
-	slices.SortStableFunc(sizes, func(a, b AppSizeClass) int { return cmp.Compare(b.Calls, a.Calls) })
+	slices.SortStableFunc(sizes, func(a, b report.AppSizeClass) int { return cmp.Compare(b.Calls, a.Calls) })
 	var parts []string
 	for i, c := range sizes {
 		if i == appSizesShown {
@@ -397,14 +400,14 @@ func sizesWords(f AppFile) string {
 	return strings.Join(parts, ", ")
 }
 
-func classWords(c AppSizeClass) string {
+func classWords(c report.AppSizeClass) string {
 	if c.Outside {
 		return classRange(c) + " (outside the curve)"
 	}
 	return classRange(c)
 }
 
-func classRange(c AppSizeClass) string {
+func classRange(c report.AppSizeClass) string {
 	s := fmt.Sprintf("%s x %d", sizeWord(c.Low), c.Calls)
 	if c.Low != c.High {
 		s = fmt.Sprintf("%s (%s-%s) x %d", c.Bin, sizeWord(c.Low), sizeWord(c.High), c.Calls)
@@ -415,28 +418,12 @@ func classRange(c AppSizeClass) string {
 // sizeWord is an exact size in bytes, with its binary unit when whole.
 func sizeWord(n int64) string {
 	if n >= 1024 && n%1024 == 0 {
-		return fmt.Sprintf("%d B (%s)", n, knee.FormatSize(n))
+		return fmt.Sprintf("%d B (%s)", n, units.FormatSize(n))
 	}
 	return fmt.Sprintf("%d B", n)
 }
 
-// wrap breaks s into lines of at most width columns, the later ones
-// indented by indent.
-func wrap(s string, width int, indent string) string {
-	var b strings.Builder
-	col := 0
-	for i, w := range strings.Fields(s) {
-		switch {
-		case i == 0:
-		case col+1+len(w) > width:
-			b.WriteString("\n" + indent)
-			col = len(indent)
-		default:
-			b.WriteString(" ")
-			col++
-		}
-		b.WriteString(w)
-		col += len(w)
-	}
-	return b.String()
+// wrapped is s broken into lines of at most width columns, as one string.
+func wrapped(s string, width int, indent string) string {
+	return strings.Join(wrap(s, width, indent), "\n")
 }
