@@ -217,16 +217,19 @@ func (r *LibraryReport) extraRows(rt string) []advice.Apply {
 }
 
 // cbWriteRow: romio_cb_write=enable where its measured gain is real,
-// either way.
+// automatic where it is really slower.
 func (r *LibraryReport) cbWriteRow() []advice.Apply {
 	g := r.gainsOf(func(c runtimes.Case) bool { return c.Switch == runtimes.SwitchCBWrite && c.Setting == "" })
 	best := telling(g)
-	if best == nil || !best.Significant {
-		return nil
-	}
 	value, what := "enable", "faster"
-	if best.Ratio < 1 {
+	switch {
+	case best == nil:
+		return nil
+	case best.Significant:
+	case slowerIn(g, r.fraction()):
 		value, what = "automatic", "slower: keep the default, automatic"
+	default:
+		return nil
 	}
 	return []advice.Apply{{Runtime: advice.RuntimeROMIO, Setting: "romio_cb_write", Value: value, Measured: true, Gain: best,
 		Comment: "an MPI_Info hint, or a line of the ROMIO_HINTS file",
@@ -241,7 +244,7 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 	if slow == nil {
 		return nil
 	}
-	v := r.Library.Recommended[runtimes.SettingTconv]
+	v := r.tconvValue()
 	g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingTconv && c.BufferBytes == v })
 	note := fmt.Sprintf("On the dataset transfer property list of each H5Dwrite. Big-endian data measured x%.2f (%.2f-%.2f) of native in %s: HDF5 converts through its type-conversion buffer (1 MiB by default) and writes each pass as one piece (rule H2), so the buffer is the write size of converted contiguous data.",
 		slow.g.Ratio, slow.g.Low, slow.g.High, CaseName(slow.c))
@@ -254,13 +257,36 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 	return []advice.Apply{row}
 }
 
+// tconvValue is the type-conversion buffer to advise: the recommended
+// size, or the size that measured the largest real gain when that one did
+// not (where the recommendation is the default, the gain can only come
+// from a larger buffer).
+func (r *LibraryReport) tconvValue() int64 {
+	v := r.Library.Recommended[runtimes.SettingTconv]
+	at := func(size int64) func(runtimes.Case) bool {
+		return func(c runtimes.Case) bool {
+			return c.Setting == runtimes.SettingTconv && (size < 0 || c.BufferBytes == size)
+		}
+	}
+	if best := telling(r.gainsOf(at(v))); best != nil && best.Significant {
+		return v
+	}
+	var real []caseGain
+	for _, g := range r.gainsOf(at(-1)) {
+		if g.g.Significant {
+			real = append(real, g)
+		}
+	}
+	if len(real) == 0 {
+		return v
+	}
+	return slices.MaxFunc(real, func(a, b caseGain) int { return cmp.Compare(a.g.Ratio, b.g.Ratio) }).c.BufferBytes
+}
+
 // convertCost is the big-endian default case against the native one of
 // the same storage and layout, when it is measurably slower.
 func (r *LibraryReport) convertCost() *caseGain {
-	fraction := knee.DefaultFraction
-	if r.Sweep != nil {
-		fraction = bandFraction(r.Sweep.Fraction)
-	}
+	fraction := r.fraction()
 	byCase := map[runtimes.Case][]float64{}
 	for _, s := range r.Samples {
 		byCase[s.Case] = append(byCase[s.Case], s.MiBPerSec())
@@ -272,7 +298,7 @@ func (r *LibraryReport) convertCost() *caseGain {
 		nat := c
 		nat.Convert = "native"
 		if n := byCase[nat]; len(n) > 0 {
-			if g := knee.CompareGain(be, n, fraction); g.Significant && g.Ratio < 1 {
+			if g := knee.CompareGain(be, n, fraction); slower(g, fraction) {
 				return &caseGain{c, g}
 			}
 		}
@@ -291,4 +317,24 @@ func (r *LibraryReport) sieveRow() []advice.Apply {
 	return []advice.Apply{{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingSieve, Value: fmt.Sprintf("H5Pset_sieve_buf_size(fapl, %d);", v),
 		Measured: true, Gain: best, Comment: "for small writes into a contiguous dataset",
 		Note: "On the file access property list: writes smaller than the sieve buffer gather in it and go out a buffer at a time (rule H1; a chunked dataset has none). Measured through HDF5 here: " + gainList(g) + "."}}
+}
+
+// fraction is the plateau band of the sweep behind the report.
+func (r *LibraryReport) fraction() float64 {
+	if r.Sweep != nil {
+		return bandFraction(r.Sweep.Fraction)
+	}
+	return knee.DefaultFraction
+}
+
+// slower: g (a case over its default) is a real loss, the mirror of
+// Gain.Significant, which only a real gain sets: the U test's p below
+// GainAlpha and even the high end under the plateau band.
+func slower(g knee.Gain, fraction float64) bool {
+	return g.P < knee.GainAlpha && g.High > 0 && g.High < fraction
+}
+
+// slowerIn: some gain of gains is a real loss.
+func slowerIn(gains []caseGain, fraction float64) bool {
+	return slices.ContainsFunc(gains, func(g caseGain) bool { return slower(g.g, fraction) })
 }
