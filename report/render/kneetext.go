@@ -101,7 +101,21 @@ func (t facts) lowWords() string {
 	if len(low) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(low, ", ") + ": below it, but within noise)"
+	return " (" + someOf(low) + ": below it, but within noise)"
+}
+
+// namedAtMost is how many sizes a knee sentence names before it counts
+// the rest: a curve of thousands of sizes would otherwise make one line
+// of megabytes.
+const namedAtMost = 8
+
+// someOf joins names, the first namedAtMost of them and a count of the
+// rest.
+func someOf(names []string) string {
+	if len(names) <= namedAtMost {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:namedAtMost], ", "), len(names)-namedAtMost)
 }
 
 // declineClaim says how the sizes past a decline measure.
@@ -117,7 +131,7 @@ func (t facts) declineClaim() string {
 		}
 	}
 	if len(reach) > 0 {
-		return "larger sizes fall below it as a whole, though " + strings.Join(reach, ", ") + " reached it"
+		return "larger sizes fall below it as a whole, though " + someOf(reach) + " reached it"
 	}
 	if len(above) > 3 {
 		above = append(above[:2], "...", above[len(above)-1])

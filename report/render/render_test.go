@@ -85,6 +85,16 @@ func TestWriteErrors(t *testing.T) {
 	}
 }
 
+// manyLowRows is the knee at 128 KiB (1900 MiB/s) and n sizes above it,
+// 4 KiB apart, each at 92% of a 2000 MiB/s plateau.
+func manyLowRows(n int) []iobench.SizeResult {
+	rows := []iobench.SizeResult{{Mode: iobench.ModeWrite, WriteSize: 128 << 10, MiBPerSec: 1900}}
+	for i := 1; i <= n; i++ {
+		rows = append(rows, iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: 128<<10 + int64(i)*4096, MiBPerSec: 1840})
+	}
+	return rows
+}
+
 // kneeRows is a table for KneeLine: 1 KiB .. 64 MiB with the given MiB/s
 // (the last value repeats up to 64 MiB).
 func kneeRows(ys ...float64) []iobench.SizeResult {
@@ -131,6 +141,8 @@ func TestKneeLine(t *testing.T) {
 			[]string{"the Kneedle method agrees"}, nil},
 		{"report without shape", with(func(k *knee.Estimate) { k.Shape, k.KneedleFound = "", false }), rows,
 			[]string{"knee: 128 KiB", "no larger size is measurably below"}, nil},
+		{"many sizes below the band named up to a count", with(func(k *knee.Estimate) { k.Shape = knee.ShapePlateau }), manyLowRows(20),
+			[]string{"(132 KiB at 92%, 136 KiB at 92%,", "160 KiB at 92% and 12 more: below it, but within noise)"}, []string{"164 KiB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
