@@ -82,6 +82,18 @@ func agreedSettings(c *cli.Context) []cluster.Setting {
 	return out
 }
 
+// commandSettings are this rank's values of every flag of the command
+// but the per-rank ones.
+func commandSettings(c *cli.Context) []cluster.Setting {
+	var out []cluster.Setting
+	for _, f := range c.Command.Flags {
+		if name := f.Names()[0]; !perRankFlags[name] {
+			out = append(out, cluster.Setting{Name: "--" + name, Value: flagText(c, f)})
+		}
+	}
+	return out
+}
+
 // flagText is f's value on the command line, or its default.
 func flagText(c *cli.Context, f cli.Flag) string {
 	name := f.Names()[0]

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/iobench/iobench/report"
 )
@@ -43,5 +45,41 @@ func TestMPIRuntimeMPIIO(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("%d files left in the data directory", len(entries))
+	}
+}
+
+// A flag refused on any rank, or given another value than on rank 0,
+// stops every rank of runtime mpiio at once, with one line naming it and
+// no data file made: a rank refused by the
+// parser used to wait for the others, which ran the whole check without
+// it and then waited for it at the end, for ever.
+func TestMPIRuntimeMPIIOBadFlagOnOneRankStopsEveryRank(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, c := range []struct {
+		flag, value string
+		oddRank     int
+		want        string
+	}{
+		{"--bogus", "", 2, "rank 2 (" /* its host */},
+		{"--repeat", "x", 2, `--repeat "x" (rank 0: "1")`},
+		{"--size", "2MiB", 2, `--size "2MiB" (rank 0: "1MiB")`},
+		{"--ranks", "0", 0, "--ranks: 0: want at least 1"},
+	} {
+		dir := t.TempDir()
+		common := []string{"runtime", "mpiio", "--dir", dir, "--size", "1MiB", "--repeat", "1", "--no-progress", "--profile", "generic", "--from", savedSweep(t)}
+		odd := withFlag(common, c.flag, c.value)
+		args := append(append(append([]string{"-np", "2", bin}, common...), ":", "-np", "1", bin), odd...)
+		if c.oddRank == 0 {
+			args = append(append(append([]string{"-np", "1", bin}, odd...), ":", "-np", "2", bin), common...)
+		}
+		start := time.Now()
+		r := mpirun(t, args...)
+		took := time.Since(start)
+		if r.code == 0 || took > 30*time.Second || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "iobench: ") != 1 {
+			t.Errorf("rank %d given %s %s: exit %d after %v; want one line naming %q, within seconds:\n%s", c.oddRank, c.flag, c.value, r.code, took.Round(time.Millisecond), c.want, r.stderr)
+		}
+		if left := dirEntries(t, dir); len(left) != 0 {
+			t.Errorf("rank %d given %s: files left: %v", c.oddRank, c.flag, left)
+		}
 	}
 }

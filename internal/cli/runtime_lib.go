@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
+	"github.com/iobench/iobench/mpi/cluster"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/runtimes"
@@ -120,23 +122,44 @@ func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
 	if rt == runtimes.MPIIO && !mpi.Enabled() {
 		return usagef("runtime mpiio: needs the MPI build of iobench, started by mpirun or srun: go build -tags mpi -o bin/iobench-mpi . && mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir DIR")
 	}
-	var hosts []string
 	if rt == runtimes.MPIIO && e.world != nil {
-		cl, err := e.joinCluster() // collective: every rank, first
-		if err != nil {
-			return err
-		}
-		hosts = cl.Nodes()
-		if e.world.Rank() != 0 {
-			return e.world.IdleBarrier(libraryPoll)
-		}
-		defer func() { _ = e.world.IdleBarrier(libraryPoll) }()
+		return e.libraryOnRank0(c, rt)
 	}
 	j, err := newLibraryJob(c, e, rt)
 	if err != nil {
 		return err
 	}
-	j.hosts = hosts
+	return j.run(c)
+}
+
+// libraryOnRank0 is the check under MPI. Rank 0 reads the flags, then
+// every rank agrees on starting, in the calls a rank whose flags the
+// parser refused makes (joinToStop): so a bad flag on any rank, or one
+// given another value than on rank 0, stops every rank with one line
+// naming it, where the others used to wait for it for ever. Rank 0 runs
+// the check; the others wait.
+func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime) error {
+	cl, err := e.joinCluster() // collective: every rank, first
+	if err != nil {
+		return err
+	}
+	var j *libraryJob
+	if e.world.Rank() == 0 {
+		j, err = newLibraryJob(c, e, rt)
+	}
+	differ := cl.SameSettings(commandSettings(c))
+	var sm *cluster.SettingsMismatchError
+	if errors.As(differ, &sm) {
+		differ = &usageError{differ}
+	}
+	if err := cl.Agree(cmp.Or(err, differ)); err != nil {
+		return err
+	}
+	if e.world.Rank() != 0 {
+		return e.world.IdleBarrier(libraryPoll)
+	}
+	defer func() { _ = e.world.IdleBarrier(libraryPoll) }()
+	j.hosts = cl.Nodes()
 	return j.run(c)
 }
 
