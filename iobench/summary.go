@@ -43,12 +43,12 @@ func Summarize(res *Result) []SizeResult {
 		mode    Mode
 		size    int64
 	}
-	groups := map[key][]Sample{}
+	groups := make(map[key][]Sample, len(res.Samples))
 	for _, s := range res.Samples {
 		k := key{s.Variant, s.Mode, s.WriteSize}
 		groups[k] = append(groups[k], s)
 	}
-	var out []SizeResult
+	out := make([]SizeResult, 0, len(groups))
 	for k, ss := range groups {
 		sr := summarizeSize(ss)
 		if k.mode == ModeWrite {

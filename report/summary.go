@@ -166,14 +166,14 @@ func FullRoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point
 
 // Runs are every run of one direction, by size, for the knee estimate.
 func Runs(rows []iobench.SizeResult, mode iobench.Mode) []knee.Runs {
-	var out []knee.Runs
+	out := make([]knee.Runs, 0, len(rows))
 	for _, row := range rows {
 		if row.Mode != mode {
 			continue
 		}
-		r := knee.Runs{Size: row.WriteSize}
-		for _, s := range row.Samples {
-			r.MiBPerSec = append(r.MiBPerSec, s.MiBPerSec())
+		r := knee.Runs{Size: row.WriteSize, MiBPerSec: make([]float64, len(row.Samples))}
+		for i, s := range row.Samples {
+			r.MiBPerSec[i] = s.MiBPerSec()
 		}
 		out = append(out, r)
 	}

@@ -16,7 +16,16 @@ func (r *Report) KneeFor(mode iobench.Mode) knee.Estimate {
 
 // ModeRows are the rows of one direction, in order.
 func ModeRows(rows []iobench.SizeResult, mode iobench.Mode) []iobench.SizeResult {
-	var out []iobench.SizeResult
+	n := 0
+	for _, row := range rows {
+		if row.Mode == mode {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]iobench.SizeResult, 0, n) // one copy: a row is hundreds of bytes
 	for _, row := range rows {
 		if row.Mode == mode {
 			out = append(out, row)
