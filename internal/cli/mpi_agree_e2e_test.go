@@ -25,6 +25,15 @@ func withFlag(args []string, flag, value string) []string {
 	return out
 }
 
+// oddRankArgs are mpirun's arguments for 3 ranks, one of them (the last,
+// or 0) started with odd, the others with common.
+func oddRankArgs(bin string, common, odd []string, oddRank int) []string {
+	if oddRank == 0 {
+		return append(append(append([]string{"-np", "1", bin}, odd...), ":", "-np", "2", bin), common...)
+	}
+	return append(append(append([]string{"-np", "2", bin}, common...), ":", "-np", "1", bin), odd...)
+}
+
 // Ranks given other flags than rank 0, or one that the parser refuses,
 // stop every rank within seconds, before any data file is made, with one
 // line naming the odd rank and the flag; no report reads as valid. Ranks
@@ -52,13 +61,8 @@ func TestMPIRanksGivenOtherFlagsStopAtOnce(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		common := []string{"sweep", "--dir", dir, "--size", "8MiB", "--max", "1MiB", "--repeat", "1", "--no-progress", "--profile", "generic"}
-		odd := withFlag(common, c.flag, c.value)
-		args := append(append(append([]string{"-np", "2", bin}, common...), ":", "-np", "1", bin), odd...)
-		if c.oddRank == 0 {
-			args = append(append(append([]string{"-np", "1", bin}, odd...), ":", "-np", "2", bin), common...)
-		}
 		start := time.Now()
-		r := mpirun(t, args...)
+		r := mpirun(t, oddRankArgs(bin, common, withFlag(common, c.flag, c.value), c.oddRank)...)
 		took := time.Since(start)
 		name := c.flag + " " + c.value
 		if r.code == 0 || took > 30*time.Second || !strings.Contains(r.stderr, c.want) {

@@ -67,13 +67,8 @@ func TestMPIRuntimeMPIIOBadFlagOnOneRankStopsEveryRank(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		common := []string{"runtime", "mpiio", "--dir", dir, "--size", "1MiB", "--repeat", "1", "--no-progress", "--profile", "generic", "--from", savedSweep(t)}
-		odd := withFlag(common, c.flag, c.value)
-		args := append(append(append([]string{"-np", "2", bin}, common...), ":", "-np", "1", bin), odd...)
-		if c.oddRank == 0 {
-			args = append(append(append([]string{"-np", "1", bin}, odd...), ":", "-np", "2", bin), common...)
-		}
 		start := time.Now()
-		r := mpirun(t, args...)
+		r := mpirun(t, oddRankArgs(bin, common, withFlag(common, c.flag, c.value), c.oddRank)...)
 		took := time.Since(start)
 		if r.code == 0 || took > 30*time.Second || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "iobench: ") != 1 {
 			t.Errorf("rank %d given %s %s: exit %d after %v; want one line naming %q, within seconds:\n%s", c.oddRank, c.flag, c.value, r.code, took.Round(time.Millisecond), c.want, r.stderr)
