@@ -2,8 +2,8 @@
 // runtime, analyze, plot and compare, info, profiles, clean, completion
 // and man), the one table of the sweep's settings and the flags that set
 // them, the words of its errors (each names its flag), exit codes,
-// signals, progress on the terminal, and the MPI wiring of a sweep. The
-// root package's main only calls Main.
+// signals, and the MPI wiring of a sweep; the live display of progress
+// is internal/progress's. The root package's main only calls Main.
 //
 // It owns everything a user types or sees on a terminal. Library packages
 // (the engine iobench, report, analyze, advice, knee, profile, runtimes,

@@ -8,6 +8,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/units"
 )
@@ -47,15 +48,6 @@ func variantJobWords(cfg iobench.Config) string {
 	return s
 }
 
-// variantTag is a run's variant as its live line shows it: " v2"; "" in
-// a sweep of one.
-func variantTag(cfg iobench.Config, variant string) string {
-	if variant == "" {
-		return ""
-	}
-	return fmt.Sprintf(" v%d", iobench.VariantRank(cfg.VariantNames(), variant)+1)
-}
-
 func budgetWords(cfg iobench.Config) string {
 	if cfg.TimeBudget > 0 {
 		return "--time-budget " + cfg.TimeBudget.String()
@@ -84,7 +76,7 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	order := iobench.RoundRuns(cfg, 1, cfg.Sizes, iobench.PlanRand(cfg), 0)
 	var first []string
 	for _, r := range order {
-		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), variantTag(cfg, r.Variant)))
+		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), progress.VariantTag(cfg, r.Variant)))
 	}
 	fmt.Fprintf(&b, "round 1:  %s\n", strings.Join(first, ", "))
 	if cfg.Auto {

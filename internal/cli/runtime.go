@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
@@ -95,7 +97,7 @@ type runtimeJob struct {
 	stderr   io.Writer
 	reporter render.RuntimeReporter
 	output   string
-	progress progressMode
+	progress progress.Mode
 	from     string
 	fromRep  *report.Report // --from, read and summarized
 	buffers  []int64        // --buffers; nil: the default list
@@ -132,7 +134,7 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, readPlan func(*runt
 	if err != nil {
 		return nil, err
 	}
-	if j.progress, err = parseProgress(c.String("progress"), c.Bool("no-progress")); err != nil {
+	if j.progress, err = progress.ParseMode(c.String("progress"), c.Bool("no-progress")); err != nil {
 		return nil, asUsage(err)
 	}
 	j.reporter = format.Runtime
@@ -336,8 +338,8 @@ func (j *runtimeJob) run(c *cli.Context) error {
 	defer j.env.active.Store(nil)
 	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
 	res, runErr := w.Measure(ctx, j.plan, obs)
-	obs.live.stop()
-	j.rep.ETAError = obs.live.etaErrors()
+	obs.live.Stop()
+	j.rep.ETAError = obs.live.ETAErrors()
 	return j.finish(res, runErr)
 }
 
@@ -508,29 +510,36 @@ func (j *runtimeJob) writeReport(render func(io.Writer) error) error {
 }
 
 // runtimeObserver shows a runtime plan's progress on stderr as sweep shows
-// its own, through liveObserver: one line per finished run, a line per
+// its own, through progress.Live: one line per finished run, a line per
 // round, and on a terminal the bar and the time left below them. The
 // setup words follow the data file of the run in progress, as the writer
 // fills it.
 type runtimeObserver struct {
-	live    *liveObserver
+	live    *progress.Live
 	rt      runtimes.Runtime
 	plan    runtimes.Plan
 	file    atomic.Pointer[string] // data file of the run in progress
-	samples []runtimes.Sample      // guarded by live.mu: to foresee adaptive rounds
+	mu      sync.Mutex             // taken inside the display's lock (foresee)
+	samples []runtimes.Sample      // to foresee adaptive rounds
 }
 
-func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode progressMode) *runtimeObserver {
+// addSample keeps a finished run's sample for foresee.
+func (o *runtimeObserver) addSample(s runtimes.Sample) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.samples = append(o.samples, s)
+}
+
+func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode progress.Mode) *runtimeObserver {
 	o := &runtimeObserver{rt: rt, plan: p}
 	// No Stride: no array to fill in iobench, the writer fills its own.
 	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
-	o.live = newLiveObserver(w, o, cfg, mode)
-	o.live.mu.Lock()
-	o.live.fc.budgetRounds = runtimes.DefaultBudgetRounds
+	o.live = progress.NewLive(w, o, cfg, mode)
+	var foresee func(int) []string
 	if p.Auto {
-		o.live.fc.foresee = o.foresee
+		foresee = o.foresee
 	}
-	o.live.mu.Unlock()
+	o.live.Foresee(runtimes.DefaultBudgetRounds, foresee)
 	return o
 }
 
@@ -540,7 +549,9 @@ func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode 
 func (o *runtimeObserver) foresee(look int) []string {
 	cases := o.plan.Cases()
 	if look >= iobench.MinAutoRounds {
+		o.mu.Lock()
 		und := runtimes.Undecided(o.rt, o.plan, o.samples)
+		o.mu.Unlock()
 		cases = slices.DeleteFunc(cases, func(c runtimes.Case) bool {
 			return !slices.ContainsFunc(und, func(u runtimes.UndecidedCase) bool {
 				return u.Case == c || c.Default && u.Layout == c.Layout && u.Convert == c.Convert
@@ -578,7 +589,7 @@ func (o *runtimeObserver) Phase() iobench.Phase { return iobench.PhaseIdle }
 
 func (o *runtimeObserver) WarmupStarted(c runtimes.Case) {
 	o.follow(0)
-	o.live.warmupStarted(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
+	o.live.Warmup(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
 		humanize.IBytes(uint64(o.plan.Bytes())), c.Layout, c.Convert, bufferWord(c)))
 }
 
@@ -587,15 +598,15 @@ func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
 	for i, s := range steps {
 		keys[i] = caseKey(s.Case)
 	}
-	o.live.roundPlanned(round, keys)
+	o.live.Planned(round, keys)
 	if o.plan.Auto && round > iobench.MinAutoRounds {
-		o.live.printLine(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)), progressLines)
+		o.live.Print(fmt.Sprintf("iobench: %s: adaptive round %d: %d cases, the undecided recommended ones and their defaults", o.rt, round, len(steps)), progress.Lines)
 	}
 }
 
 func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
 	o.follow(s.Seq)
-	o.live.runStarted(fmt.Sprintf("%s %s %s", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes)))
+	o.live.Started(fmt.Sprintf("%s %s %s", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes)))
 }
 
 func (o *runtimeObserver) follow(seq int) {
@@ -604,19 +615,17 @@ func (o *runtimeObserver) follow(seq int) {
 }
 
 func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
-	o.live.mu.Lock()
-	o.samples = append(o.samples, s)
-	o.live.mu.Unlock()
-	if o.live.mode == progressBar { // below the bar: one line of at most 80 columns
-		o.live.runFinished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
-			s.Layout, s.Convert, strings.Replace(bufferWord(s.Case), " (default)", " def", 1), o.live.roundWord(s.Round), s.MiBPerSec(), s.WriteCalls))
+	o.addSample(s)
+	if o.live.Mode() == progress.Bar { // below the bar: one line of at most 80 columns
+		o.live.Finished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
+			s.Layout, s.Convert, strings.Replace(bufferWord(s.Case), " (default)", " def", 1), o.live.RoundWord(s.Round), s.MiBPerSec(), s.WriteCalls))
 		return
 	}
 	of, round := fmt.Sprintf("%d/%d", s.Seq, total), fmt.Sprintf("r%d", s.Round)
 	if o.plan.Auto {
-		of, round = strconv.Itoa(s.Seq), o.live.roundWord(s.Round)
+		of, round = strconv.Itoa(s.Seq), o.live.RoundWord(s.Round)
 	}
-	o.live.runFinished(fmt.Sprintf("iobench: %s %s %s: %s %s, buffer %s: %.1f MiB/s, %d write(2) calls",
+	o.live.Finished(fmt.Sprintf("iobench: %s %s %s: %s %s, buffer %s: %.1f MiB/s, %d write(2) calls",
 		o.rt, of, round, s.Layout, s.Convert, bufferWord(s.Case), s.MiBPerSec(), s.WriteCalls))
 }
 

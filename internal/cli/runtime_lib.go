@@ -333,7 +333,7 @@ func (j *libraryJob) run(c *cli.Context) error {
 	defer j.env.active.Store(nil)
 	obs := libraryObserver{newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)}
 	res, runErr := w.Measure(ctx, j.plan, obs)
-	obs.live.stop()
+	obs.live.Stop()
 	return j.finishLibrary(rep, res, runErr)
 }
 
@@ -529,19 +529,17 @@ type libraryObserver struct{ *runtimeObserver }
 
 func (o libraryObserver) WarmupStarted(c runtimes.Case) {
 	o.follow(0)
-	o.live.warmupStarted(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s, %s", o.rt,
+	o.live.Warmup(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s, %s", o.rt,
 		humanize.IBytes(uint64(o.plan.Bytes())), report.CaseName(c), report.SettingName(c)))
 }
 
 func (o libraryObserver) StepStarted(s runtimes.Step, _ int) {
 	o.follow(s.Seq)
-	o.live.runStarted(report.CaseName(s.Case))
+	o.live.Started(report.CaseName(s.Case))
 }
 
 func (o libraryObserver) StepFinished(s runtimes.Sample, total int) {
-	o.live.mu.Lock()
-	o.samples = append(o.samples, s)
-	o.live.mu.Unlock()
-	o.live.runFinished(fmt.Sprintf("iobench: %s %d/%d r%d: %s, %s: %.1f MiB/s, %d write(2) calls",
+	o.addSample(s)
+	o.live.Finished(fmt.Sprintf("iobench: %s %d/%d r%d: %s, %s: %.1f MiB/s, %d write(2) calls",
 		o.rt, s.Seq, total, s.Round, report.CaseName(s.Case), report.SettingName(s.Case), s.MiBPerSec(), s.WriteCalls))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/profile"
@@ -139,7 +140,7 @@ func sweepSettings() []setting {
 			category: catOutput, sets: sets(iobench.SetKneeFraction), plan: true, reported: true, read: readKneeFraction, example: "0.9"},
 		{flag: &cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"}, category: catOutput, cmd: true},
 		{flag: &cli.BoolFlag{Name: "no-progress", Usage: "no progress bar even on a terminal (the lines of --progress lines)"}, category: catOutput, cmd: true},
-		{flag: &cli.StringFlag{Name: "progress", Value: string(progressAuto), Usage: "progress on stderr: bar (run lines with a bar and the time left below them), lines (a line per run and per round), rounds (a line per round, for logs), none; auto: bar on a terminal, else lines"},
+		{flag: &cli.StringFlag{Name: "progress", Value: string(progress.Auto), Usage: "progress on stderr: bar (run lines with a bar and the time left below them), lines (a line per run and per round), rounds (a line per round, for logs), none; auto: bar on a terminal, else lines"},
 			category: catOutput, cmd: true, example: "rounds"},
 		{flag: &cli.BoolFlag{Name: "brief", Usage: "print only the verdict: what to set per runtime, or that the default is fine, and how sure that is"},
 			category: catOutput, cmd: true, example: "true"},

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/iobench/iobench/runtimes"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/runtimes"
 
 	"github.com/urfave/cli/v2"
 

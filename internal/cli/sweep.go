@@ -18,6 +18,7 @@ import (
 
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi/mpiio"
 	"github.com/iobench/iobench/profile"
@@ -35,7 +36,7 @@ type sweepJob struct {
 	rep            *report.Report
 	stdout         io.Writer
 	stderr         io.Writer
-	progress       progressMode
+	progress       progress.Mode
 	etaError       *report.ETAError // how far the live time left was off
 	dryRun         bool
 	fraction       float64
@@ -87,7 +88,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if err := j.checkFlags(); err != nil {
 		return nil, err
 	}
-	if j.progress, err = parseProgress(c.String("progress"), c.Bool("no-progress")); err != nil {
+	if j.progress, err = progress.ParseMode(c.String("progress"), c.Bool("no-progress")); err != nil {
 		return nil, asUsage(err)
 	}
 	if j.io, err = ioAPIFromFlags(c, e.getenv); err != nil {
@@ -313,7 +314,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	}
 	streamHeader := j.format == "text" && !j.brief && j.toStdout()
 	// On one terminal the text report's own warning lines are the copy.
-	warnStderr := !(streamHeader && sameTerminal(j.stdout, j.stderr))
+	warnStderr := !(streamHeader && progress.SameTerminal(j.stdout, j.stderr))
 	for _, w := range j.rep.Warnings {
 		if warnStderr {
 			fmt.Fprintf(j.stderr, "iobench: warning: %s\n", w)
@@ -390,11 +391,11 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	}
 	j.env.active.Store(sweepRun{r})
 	defer j.env.active.Store(nil)
-	obs := newLiveObserver(j.stderr, r, j.cfg, j.progress)
+	obs := progress.NewLive(j.stderr, r, j.cfg, j.progress)
 	r.Observer = obs
 	res, err := r.Run(ctx)
-	obs.stop()
-	j.etaError = obs.etaErrors()
+	obs.Stop()
+	j.etaError = obs.ETAErrors()
 	return res, err
 }
 

@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ const (
 // draw redraws the bar in place, one column short of the terminal's
 // width: a line that fills the last column wraps on some terminals, and a
 // wrapped bar is not cleared.
-func (o *liveObserver) draw(now time.Time) {
+func (o *Live) draw(now time.Time) {
 	line := o.barLine(now, o.cols()-1)
 	if line == "" {
 		return
@@ -32,7 +32,7 @@ func (o *liveObserver) draw(now time.Time) {
 // barLine is the line below the run lines: before the timed runs what
 // the setup is doing, then the round, the run in progress, the bar over
 // the time all planned rounds should take, and the time left.
-func (o *liveObserver) barLine(now time.Time, width int) string {
+func (o *Live) barLine(now time.Time, width int) string {
 	if o.fc.start.IsZero() {
 		return cut(o.setupWords(), width)
 	}
@@ -49,7 +49,7 @@ func (o *liveObserver) barLine(now time.Time, width int) string {
 
 // setupWords says what comes before the timed runs: filling the source
 // array, the warm-up; no bar, whose share would start again at the runs.
-func (o *liveObserver) setupWords() string {
+func (o *Live) setupWords() string {
 	moved := o.runner.Progress()
 	switch {
 	case o.runner.Phase() == iobench.PhaseFill:
@@ -67,7 +67,7 @@ func (o *liveObserver) setupWords() string {
 // now foreseen, and "(added)" for a round beyond the first
 // MinAutoRounds, which the engine adds only while the knee is not
 // established.
-func (o *liveObserver) roundTag(rounds int) string {
+func (o *Live) roundTag(rounds int) string {
 	r := o.fc.round
 	if !o.cfg.Auto {
 		return fmt.Sprintf("round %d of %d", r, o.fc.rounds)

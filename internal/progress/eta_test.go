@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"io"
@@ -115,7 +115,7 @@ var barShare = regexp.MustCompile(`\] +(\d+)%`)
 func TestBarNeverGoesBack(t *testing.T) {
 	clock := t0
 	cfg := iobench.Config{Auto: true, Count: 1, Sizes: []int64{1}}
-	o := &liveObserver{w: io.Discard, mode: progressLines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
+	o := &Live{w: io.Discard, mode: Lines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
 		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds)}
 	o.fc.foresee = func(int) []string { return []string{"a"} }
 	last := -1
@@ -133,7 +133,7 @@ func TestBarNeverGoesBack(t *testing.T) {
 	}
 	sec := 0.0
 	for round := 1; round <= 9; round++ { // the foreseen rounds stop at 6: 3 more are added
-		o.roundPlanned(round, []string{"a", "b"}[:1+min(round, 2)-1])
+		o.Planned(round, []string{"a", "b"}[:1+min(round, 2)-1])
 		clock = at(sec)
 		for range o.fc.keys {
 			step(sec + 0.5)

@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"fmt"
@@ -15,55 +15,55 @@ import (
 	"github.com/iobench/iobench/units"
 )
 
-// progressMode is how a command shows its progress on stderr.
-type progressMode string
+// Mode is how a command shows its progress on stderr.
+type Mode string
 
 const (
-	progressAuto   progressMode = "auto"   // bar on a terminal, else lines
-	progressBar    progressMode = "bar"    // run lines with a bar below them
-	progressLines  progressMode = "lines"  // a line per run and per round
-	progressRounds progressMode = "rounds" // a line per round, for logs
-	progressNone   progressMode = "none"
+	Auto   Mode = "auto"   // bar on a terminal, else lines
+	Bar    Mode = "bar"    // run lines with a bar below them
+	Lines  Mode = "lines"  // a line per run and per round
+	Rounds Mode = "rounds" // a line per round, for logs
+	None   Mode = "none"
 )
 
-// parseProgress reads --progress; --no-progress keeps the lines but
+// ParseMode reads --progress; --no-progress keeps the lines but
 // never draws a bar.
-func parseProgress(s string, noBar bool) (progressMode, error) {
-	m := progressMode(s)
+func ParseMode(s string, noBar bool) (Mode, error) {
+	m := Mode(s)
 	switch m {
 	case "":
-		m = progressAuto
-	case progressAuto, progressBar, progressLines, progressRounds, progressNone:
+		m = Auto
+	case Auto, Bar, Lines, Rounds, None:
 	default:
 		return "", fmt.Errorf("--progress: %q is not auto, bar, lines, rounds or none", s)
 	}
-	if noBar && (m == progressAuto || m == progressBar) {
-		m = progressLines
+	if noBar && (m == Auto || m == Bar) {
+		m = Lines
 	}
 	return m, nil
 }
 
 // resolve is the mode on w: auto draws a bar only on a terminal.
-func (m progressMode) resolve(w io.Writer) progressMode {
-	if m == progressAuto || m == "" {
+func (m Mode) resolve(w io.Writer) Mode {
+	if m == Auto || m == "" {
 		if isTerminal(w) {
-			return progressBar
+			return Bar
 		}
-		return progressLines
+		return Lines
 	}
 	return m
 }
 
-// liveObserver shows a run's progress on stderr: a line per finished run,
+// Live shows a run's progress on stderr: a line per finished run,
 // a line per round with the time left, and on a terminal a bar below them
 // over the time the planned work should take, the estimate from the
 // runs' measured times (forecast). The bar never moves back: a round the
 // estimate did not foresee makes it wait. The timed loop stores only one
 // integer per write, which the bar polls.
-type liveObserver struct {
+type Live struct {
 	w      io.Writer
-	mode   progressMode // resolved: bar, lines, rounds or none
-	runner progressSource
+	mode   Mode // resolved: bar, lines, rounds or none
+	runner Source
 	cfg    iobench.Config
 	now    func() time.Time
 	cols   func() int // the terminal's width
@@ -83,15 +83,15 @@ type liveObserver struct {
 	stopped   sync.Once
 }
 
-// progressSource is what the bar polls: the bytes the run in progress has
+// Source is what the bar polls: the bytes the run in progress has
 // moved, and what it is doing. *iobench.Runner is one.
-type progressSource interface {
+type Source interface {
 	Progress() int64
 	Phase() iobench.Phase
 }
 
-func newLiveObserver(w io.Writer, r progressSource, cfg iobench.Config, mode progressMode) *liveObserver {
-	o := &liveObserver{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, now: time.Now, cols: terminalWidth(w),
+func NewLive(w io.Writer, r Source, cfg iobench.Config, mode Mode) *Live {
+	o := &Live{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, now: time.Now, cols: terminalWidth(w),
 		fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
 	if cfg.Auto {
 		o.fc.foresee = o.foreseeSweep
@@ -102,7 +102,7 @@ func newLiveObserver(w io.Writer, r progressSource, cfg iobench.Config, mode pro
 
 // foreseeSweep is the runs of the round an adaptive sweep would run after
 // round look, by the engine's rules, from the runs so far.
-func (o *liveObserver) foreseeSweep(look int) []string {
+func (o *Live) foreseeSweep(look int) []string {
 	sizes := iobench.Foresee(o.cfg, o.samples, look)
 	var keys []string
 	for _, size := range sizes {
@@ -133,8 +133,8 @@ func terminalWidth(w io.Writer) func() int {
 	}
 }
 
-// sameTerminal: a and b are one terminal, as when neither is redirected.
-func sameTerminal(a, b io.Writer) bool {
+// SameTerminal: a and b are one terminal, as when neither is redirected.
+func SameTerminal(a, b io.Writer) bool {
 	fa, okA := a.(*os.File)
 	fb, okB := b.(*os.File)
 	if !okA || !okB || !isTerminal(a) || !isTerminal(b) {
@@ -149,7 +149,7 @@ func sameTerminal(a, b io.Writer) bool {
 // filling of the array that takes a fraction of a second.
 const pollEvery = 100 * time.Millisecond
 
-func (o *liveObserver) poll() {
+func (o *Live) poll() {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
@@ -165,7 +165,7 @@ func (o *liveObserver) poll() {
 }
 
 // tick notes the estimate and redraws the bar.
-func (o *liveObserver) tick() {
+func (o *Live) tick() {
 	now := o.now()
 	if o.warmStart.IsZero() && len(o.fc.all) == 0 && o.inRun {
 		o.fc.prior = o.priorFromRun(now) // no warm-up to go by
@@ -173,13 +173,13 @@ func (o *liveObserver) tick() {
 	if n := len(o.eta.points); n == 0 || now.Sub(o.eta.points[n-1].at) >= time.Second {
 		o.noteETA(now)
 	}
-	if o.mode == progressBar && !o.ended {
+	if o.mode == Bar && !o.ended {
 		o.draw(now)
 	}
 }
 
 // noteETA keeps the estimate of now for the report's eta_error.
-func (o *liveObserver) noteETA(now time.Time) {
+func (o *Live) noteETA(now time.Time) {
 	if end, _, ok := o.fc.end(now); ok {
 		o.eta.note(now, end)
 	}
@@ -187,7 +187,7 @@ func (o *liveObserver) noteETA(now time.Time) {
 
 // priorFromRun is a run's time from the first run's pace so far, for a
 // sweep without a warm-up; 0 until it has moved bytes.
-func (o *liveObserver) priorFromRun(now time.Time) time.Duration {
+func (o *Live) priorFromRun(now time.Time) time.Duration {
 	moved := o.runner.Progress()
 	if moved <= 0 || o.fc.start.IsZero() {
 		return 0
@@ -195,31 +195,31 @@ func (o *liveObserver) priorFromRun(now time.Time) time.Duration {
 	return time.Duration(float64(now.Sub(o.fc.start)) * float64(o.cfg.TotalBytes()) / float64(moved))
 }
 
-func (o *liveObserver) WarmupStarted() {
-	o.warmupStarted(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
+func (o *Live) WarmupStarted() {
+	o.Warmup(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
 		humanize.IBytes(uint64(o.cfg.TotalBytes())), units.FormatSize(o.cfg.MaxSize())))
 }
 
 // warmupStarted notes when the warm-up began, whose time is the first
 // estimate of a run's, and prints line.
-func (o *liveObserver) warmupStarted(line string) {
+func (o *Live) Warmup(line string) {
 	o.mu.Lock()
 	o.warmStart = o.now()
 	o.mu.Unlock()
-	o.printLine(line, progressLines)
+	o.Print(line, Lines)
 }
 
-func (o *liveObserver) RoundPlanned(round int, runs []iobench.Run) {
+func (o *Live) RoundPlanned(round int, runs []iobench.Run) {
 	keys := make([]string, len(runs))
 	for i, r := range runs {
 		keys[i] = runKey(r)
 	}
-	o.roundPlanned(round, keys)
+	o.Planned(round, keys)
 }
 
 // roundPlanned starts a round of the runs keys, after a line on the round
 // before.
-func (o *liveObserver) roundPlanned(round int, keys []string) {
+func (o *Live) Planned(round int, keys []string) {
 	o.mu.Lock()
 	now := o.now()
 	if round == 1 && !o.warmStart.IsZero() {
@@ -230,41 +230,41 @@ func (o *liveObserver) roundPlanned(round int, keys []string) {
 	o.noteETA(now)
 	o.mu.Unlock()
 	if round > 1 {
-		o.printLine(ended, progressRounds)
+		o.Print(ended, Rounds)
 	}
 }
 
-func (o *liveObserver) RunStarted(r iobench.Run) {
-	o.runStarted(fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), variantTag(o.cfg, r.Variant)))
+func (o *Live) RunStarted(r iobench.Run) {
+	o.Started(fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), VariantTag(o.cfg, r.Variant)))
 }
 
 // runStarted starts a timed run, described by current.
-func (o *liveObserver) runStarted(current string) {
+func (o *Live) Started(current string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.inRun, o.current = true, current
 }
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
-func (o *liveObserver) roundWord(round int) string {
+func (o *Live) RoundWord(round int) string {
 	if o.cfg.Auto {
 		return fmt.Sprintf("r%d auto", round)
 	}
 	return fmt.Sprintf("r%d/%d", round, o.cfg.Repeat)
 }
 
-func (o *liveObserver) RunFinished(s iobench.Sample) {
+func (o *Live) RunFinished(s iobench.Sample) {
 	if o.cfg.Auto {
 		o.mu.Lock()
 		o.samples = append(o.samples, s)
 		o.mu.Unlock()
 	}
-	o.runFinished(runLine(s, o.roundWord(s.Round)+variantTag(o.cfg, s.Variant)))
+	o.Finished(runLine(s, o.RoundWord(s.Round)+VariantTag(o.cfg, s.Variant)))
 }
 
 // runFinished counts a timed run as done and prints its line, and after
 // the first the estimate.
-func (o *liveObserver) runFinished(line string) {
+func (o *Live) Finished(line string) {
 	o.mu.Lock()
 	now := o.now()
 	o.fc.runFinished(now)
@@ -274,16 +274,16 @@ func (o *liveObserver) runFinished(line string) {
 	o.first = true
 	estimate := o.firstEstimate(now)
 	o.mu.Unlock()
-	o.printLine(line, progressLines)
+	o.Print(line, Lines)
 	if first && estimate != "" {
-		o.printLine("iobench: "+estimate, progressLines)
+		o.Print("iobench: "+estimate, Lines)
 	}
 }
 
 // firstEstimate is the line after the first run on how long all will
 // take, from that run alone: rough, and the round lines and the bar
 // correct it as runs finish.
-func (o *liveObserver) firstEstimate(now time.Time) string {
+func (o *Live) firstEstimate(now time.Time) string {
 	end, rounds, ok := o.fc.end(now)
 	if !ok {
 		return ""
@@ -299,7 +299,7 @@ func (o *liveObserver) firstEstimate(now time.Time) string {
 }
 
 // budgetWords says what bounds the adaptive rounds.
-func (o *liveObserver) budgetWords() string {
+func (o *Live) budgetWords() string {
 	if o.fc.budget > 0 {
 		return "at most --time-budget " + o.fc.budget.String()
 	}
@@ -308,7 +308,7 @@ func (o *liveObserver) budgetWords() string {
 
 // roundLine says how the round that just ended went and, unless it was
 // the last, what is left; "" before round 1.
-func (o *liveObserver) roundLine(now time.Time, last bool) string {
+func (o *Live) roundLine(now time.Time, last bool) string {
 	if o.fc.round == 0 {
 		return ""
 	}
@@ -325,7 +325,7 @@ func (o *liveObserver) roundLine(now time.Time, last bool) string {
 
 // ofRounds is " of 3" for a fixed plan, " of ~6" for adaptive rounds as
 // now foreseen.
-func (o *liveObserver) ofRounds(round int) string {
+func (o *Live) ofRounds(round int) string {
 	if !o.cfg.Auto {
 		return fmt.Sprintf(" of %d", o.fc.rounds)
 	}
@@ -351,11 +351,11 @@ func runLine(s iobench.Sample, round string) string {
 }
 
 // printLine prints line in the modes that show lines of its kind: run
-// and warm-up lines (progressLines) with a bar too, round lines
-// (progressRounds) in every mode but none. A drawn bar is cleared first
+// and warm-up lines (Lines) with a bar too, round lines
+// (Rounds) in every mode but none. A drawn bar is cleared first
 // and drawn again below the line.
-func (o *liveObserver) printLine(line string, kind progressMode) {
-	if line == "" || o.mode == progressNone || kind == progressLines && o.mode == progressRounds {
+func (o *Live) Print(line string, kind Mode) {
+	if line == "" || o.mode == None || kind == Lines && o.mode == Rounds {
 		return
 	}
 	o.mu.Lock()
@@ -365,14 +365,14 @@ func (o *liveObserver) printLine(line string, kind progressMode) {
 	}
 	fmt.Fprintln(o.w, line)
 	o.drawn = false
-	if o.mode == progressBar && !o.ended {
+	if o.mode == Bar && !o.ended {
 		o.draw(o.now())
 	}
 }
 
 // stop ends the display: the last round's line, how far off the estimate
 // was, and no bar left behind.
-func (o *liveObserver) stop() {
+func (o *Live) Stop() {
 	o.stopped.Do(func() {
 		close(o.done)
 		o.mu.Lock()
@@ -384,21 +384,21 @@ func (o *liveObserver) stop() {
 		}
 		o.mu.Unlock()
 		if o.fc.done > 0 {
-			o.printLine(last, progressRounds)
+			o.Print(last, Rounds)
 		}
-		o.printLine(check, progressRounds)
+		o.Print(check, Rounds)
 	})
 }
 
 // etaErrors is how far the time left shown was off, for the report.
-func (o *liveObserver) etaErrors() *report.ETAError {
+func (o *Live) ETAErrors() *report.ETAError {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.eta.errors(o.fc.start, o.fc.lastEnd)
 }
 
 // etaCheck is the line on how far the time left was off at half time.
-func (o *liveObserver) etaCheck() string {
+func (o *Live) etaCheck() string {
 	e := o.eta.errors(o.fc.start, o.fc.lastEnd)
 	if e == nil {
 		return ""
@@ -407,4 +407,29 @@ func (o *liveObserver) etaCheck() string {
 		roundSecs(time.Duration(e.TimedSeconds*float64(time.Second))), 100*e.AtHalf)
 }
 
-var _ iobench.Observer = (*liveObserver)(nil)
+var _ iobench.Observer = (*Live)(nil)
+
+// VariantTag is a run's variant as its live line shows it: " v2"; "" in
+// a sweep of one.
+func VariantTag(cfg iobench.Config, variant string) string {
+	if variant == "" {
+		return ""
+	}
+	return fmt.Sprintf(" v%d", iobench.VariantRank(cfg.VariantNames(), variant)+1)
+}
+
+// Foresee sets how the estimate sees adaptive rounds coming: budgetRounds
+// times round 1 at most, and foresee for the runs of the round after
+// round look (nil: a fixed plan). foresee is called with the display's
+// lock held.
+func (o *Live) Foresee(budgetRounds int, foresee func(look int) []string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.fc.budgetRounds = budgetRounds
+	if foresee != nil {
+		o.fc.foresee = foresee
+	}
+}
+
+// Mode is the display's mode, resolved: bar, lines, rounds or none.
+func (o *Live) Mode() Mode { return o.mode }
