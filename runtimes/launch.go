@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,8 +62,17 @@ type MPIRun struct {
 	Extra []string // more mpirun flags: --oversubscribe, --allow-run-as-root
 }
 
-// Launch runs the writer and returns its standard output.
+// Launch runs the writer and returns its standard output. Each job gets
+// a temporary directory of its own for Open MPI's session directory
+// (TMPDIR): jobs started at once on one node race to create the shared
+// one, and the loser fails to start ("A call to mkdir was unable to
+// create the desired directory ... File exists").
 func (m MPIRun) Launch(ctx context.Context, l Launch) ([]byte, error) {
+	session, err := os.MkdirTemp("", "iobench-mpirun-")
+	if err != nil {
+		return nil, fmt.Errorf("mpirun: a directory for its session: %w", err)
+	}
+	defer os.RemoveAll(session)
 	args := append([]string{"-np", strconv.Itoa(l.Ranks)}, m.Extra...)
 	for _, kv := range l.Set {
 		k, _, _ := strings.Cut(kv, "=")
@@ -72,7 +82,7 @@ func (m MPIRun) Launch(ctx context.Context, l Launch) ([]byte, error) {
 	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(l.Unset, k)
-	}), l.Set...)
+	}), slices.Concat(l.Set, []string{"TMPDIR=" + session})...)
 	var out, errOut cappedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
