@@ -263,24 +263,20 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 // from a larger buffer).
 func (r *LibraryReport) tconvValue() int64 {
 	v := r.Library.Recommended[runtimes.SettingTconv]
-	at := func(size int64) func(runtimes.Case) bool {
-		return func(c runtimes.Case) bool {
-			return c.Setting == runtimes.SettingTconv && (size < 0 || c.BufferBytes == size)
+	var best *caseGain
+	for _, g := range r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingTconv }) {
+		switch {
+		case !g.g.Significant:
+		case g.c.BufferBytes == v:
+			return v
+		case best == nil || g.g.Ratio > best.g.Ratio:
+			best = &g
 		}
 	}
-	if best := telling(r.gainsOf(at(v))); best != nil && best.Significant {
+	if best == nil {
 		return v
 	}
-	var real []caseGain
-	for _, g := range r.gainsOf(at(-1)) {
-		if g.g.Significant {
-			real = append(real, g)
-		}
-	}
-	if len(real) == 0 {
-		return v
-	}
-	return slices.MaxFunc(real, func(a, b caseGain) int { return cmp.Compare(a.g.Ratio, b.g.Ratio) }).c.BufferBytes
+	return best.c.BufferBytes
 }
 
 // convertCost is the big-endian default case against the native one of
