@@ -18,8 +18,11 @@ type LibraryPlan struct {
 	CallBytes int64 `json:"call_bytes,omitempty"` // mpiio: file bytes per MPI call
 	// Type and Stride are the strided memory of mpiio: every Stride-th
 	// element of type Type (a convert.Type name).
-	Type       string `json:"type,omitempty"`
-	Stride     int    `json:"stride,omitempty"`
+	Type   string `json:"type,omitempty"`
+	Stride int    `json:"stride,omitempty"`
+	// Source is where mpiio's ranks write from: SourceArray (also "")
+	// or SourceWindow.
+	Source     string `json:"source,omitempty"`
 	ChunkBytes int64  `json:"chunk_bytes,omitempty"` // hdf5: the chunked storage's chunk
 	// Recommended is the value of each setting that applies the sweep's
 	// recommendation, which the advice is drawn for.
@@ -48,6 +51,24 @@ const (
 	MemoryStrided    = "strided"    // an MPI_Type_vector: the library gathers
 	MemoryPacked     = "packed"     // the same array gathered by the writer's typed loop, written as bytes
 )
+
+// MPI-IO's sources (LibraryPlan.Source).
+const (
+	// SourceArray: each rank's whole data in memory, every call from
+	// its own place, as a program writes its arrays.
+	SourceArray = "array"
+	// SourceWindow: one call's data, written again by every call, as
+	// IOR writes its one buffer: the copy comes from the CPU cache.
+	SourceWindow = "window"
+)
+
+// source is lp.Source as the writer takes it.
+func (lp LibraryPlan) source() string {
+	if lp.Source == "" {
+		return SourceArray
+	}
+	return lp.Source
+}
 
 // MPI-IO's file layouts (Case.Layout).
 const (
@@ -101,7 +122,7 @@ func (j Job) libraryArgs(rt Runtime, path string) []string {
 		mode = "collective"
 	}
 	return []string{strings.TrimSuffix(path, ".dat"), i64(j.Bytes()), i64(lp.CallBytes), string(c.Layout), mode, c.Memory,
-		lp.Type, strconv.Itoa(lp.Stride), flag(j.Fsync), hintList(c)}
+		lp.Type, strconv.Itoa(lp.Stride), flag(j.Fsync), hintList(c), lp.source()}
 }
 
 // hintList is the case's MPI_Info hints as the writer takes them.
@@ -185,6 +206,8 @@ func (j Job) validateLibrary(rt Runtime) error {
 		return fmt.Errorf("job: MPI-IO memory %q", c.Memory)
 	case lp.Ranks < 1 || lp.Stride < 1 || lp.elemBytes() == 0:
 		return fmt.Errorf("job: %d ranks, stride %d, type %q", lp.Ranks, lp.Stride, lp.Type)
+	case lp.source() != SourceArray && lp.source() != SourceWindow:
+		return fmt.Errorf("job: MPI-IO source %q", lp.Source)
 	case lp.CallBytes < 1 || lp.CallBytes > 1<<30 || lp.CallBytes%lp.elemBytes() != 0 || j.Bytes()%lp.elemBytes() != 0:
 		return fmt.Errorf("job: calls of %d bytes: want at most 1 GiB, whole %s elements", lp.CallBytes, lp.Type)
 	}

@@ -109,6 +109,41 @@ func TestMPIIOCallsMatchRules(t *testing.T) {
 	}
 }
 
+// TestMPIIOWindowSourceCallsMatchRules: with the window source (one
+// call's data written again, as IOR does) every default case makes the
+// calls of its rule and reads back the values the window holds (the
+// writer checks the first and last element of each rank).
+func TestMPIIOWindowSourceCallsMatchRules(t *testing.T) {
+	if _, err := os.Stat("/proc/self/io"); err != nil {
+		t.Skip("no /proc/self/io to count write(2) calls")
+	}
+	w := writerFor(t, MPIIO)
+	w.SetLauncher(mpirunFor(t))
+	ch := MPIIOChoice{Components: []string{OMPIO, ROMIO}, Layouts: []Layout{LayoutPerRank, LayoutShared}, Collective: []bool{true},
+		Memories: []string{MemoryContiguous, MemoryStrided}, Ranks: 3}
+	cases, _ := MPIIOCases(ch)
+	lp := LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: 256 * kib, Type: "int32", Stride: 2, Source: SourceWindow}
+	// 5 calls and a short one a rank: the last element lies inside the window
+	checkLibraryCalls(t, MPIIO, w, libraryPlan(t, t.TempDir(), cases, (5*256*kib+4*kib)/ElementBytes, lp))
+}
+
+// TestLibraryArgsSource: the writer gets the plan's source, array when
+// the plan names none (reports written before the window existed).
+func TestLibraryArgsSource(t *testing.T) {
+	j := Job{Elements: 1024, Case: Case{Layout: LayoutShared, Component: OMPIO, Memory: MemoryContiguous},
+		Library: LibraryPlan{Ranks: 2, CallBytes: 4096, Type: "int32", Stride: 1}}
+	for source, want := range map[string]string{"": SourceArray, SourceArray: SourceArray, SourceWindow: SourceWindow} {
+		j.Library.Source = source
+		if args := j.libraryArgs(MPIIO, "/d/x.dat"); args[len(args)-1] != want {
+			t.Errorf("source %q: writer arguments %q, want the last %q", source, args, want)
+		}
+	}
+	j.Library.Source = "windows"
+	if err := j.validateLibrary(MPIIO); err == nil {
+		t.Error("source \"windows\" passed validation")
+	}
+}
+
 // leavingLauncher makes the files an MPI-IO writer makes from its
 // arguments, as a writer killed before removing them would leave them,
 // and reports a run.

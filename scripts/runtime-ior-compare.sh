@@ -10,10 +10,14 @@
 # shared file (IOR: -b XFER -s BLOCK/XFER segments), fsync inside the
 # timing (IOR -e, iobench --fsync), through the MPI-IO component COMPONENT
 # (OMPI_MCA_io, for both). iobench's figure is its default case: the
-# component with no hint set, as IOR runs it.
+# component with no hint set, as IOR runs it. iobench writes from
+# SOURCE: window (the default here) writes one call's data again and
+# again, as IOR writes its one buffer; array writes each rank's whole
+# data, as `iobench runtime mpiio` does by default.
 #
 # Usage: scripts/runtime-ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
-# Environment: NP (3), XFER (1m), BLOCK (64m), REPS (5), COMPONENT (ompio).
+# Environment: NP (3), XFER (1m), BLOCK (64m), REPS (5), COMPONENT (ompio),
+# SOURCE (window).
 #
 # IOR_BINARY is an IOR you already have, built against the same MPI as
 # iobench; this project carries no recipe for building it. iobench's MPI
@@ -29,6 +33,7 @@ xfer=${XFER:-1m}
 block=${BLOCK:-64m}
 reps=${REPS:-5}
 component=${COMPONENT:-ompio}
+source=${SOURCE:-window}
 
 launch=(mpirun -np "$np")
 if mpirun --version 2>&1 | grep -q 'Open MPI'; then
@@ -53,7 +58,7 @@ ior_run() {
 # iob_run LAYOUT prints the MiB/s of iobench's default case.
 iob_run() {
 	"${launch[@]}" "$iob" runtime mpiio --dir "$dir" --size "${block^^}iB" --call-size "${xfer^^}iB" --components "$component" \
-		--layouts "$1" --modes collective --memory contiguous --repeat 1 --fsync --from "$tmp/sweep.json" --profile generic \
+		--source "$source" --layouts "$1" --modes collective --memory contiguous --repeat 1 --fsync --from "$tmp/sweep.json" --profile generic \
 		--no-progress --format json 2>/dev/null |
 		python3 -c 'import json,sys; print("%.1f" % [c for c in json.load(sys.stdin)["summary"]["cases"] if c["default"]][0]["mib_per_s"])'
 }
@@ -77,4 +82,4 @@ for layout in "file per process|-F|per-rank" "shared file||shared"; do
 	printf '| %s | `-c %s` | %s (%s) | %s (%s) | %s | %.2f [%.2f, %.2f] |\n' "$name" "${iflags:--}" \
 		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$(head -1 <<<"$pairs")" "$(tail -1 <<<"$pairs")"
 done
-echo "$np ranks x $block in calls of $xfer, collective, $component, fsync inside the timing; $reps interleaved runs each"
+echo "$np ranks x $block in calls of $xfer, collective, $component, iobench's source $source, fsync inside the timing; $reps interleaved runs each"

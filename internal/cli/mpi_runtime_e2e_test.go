@@ -64,6 +64,7 @@ func TestMPIRuntimeMPIIOBadFlagOnOneRankStopsEveryRank(t *testing.T) {
 		{"--repeat", "x", 2, `--repeat "x" (rank 0: "1")`},
 		{"--size", "2MiB", 2, `--size "2MiB" (rank 0: "1MiB")`},
 		{"--ranks", "0", 0, "--ranks: 0: want at least 1"},
+		{"--source", "windw", 0, `--source: "windw" (valid: array, window)`},
 	} {
 		dir := t.TempDir()
 		common := []string{"runtime", "mpiio", "--dir", dir, "--size", "1MiB", "--repeat", "1", "--no-progress", "--profile", "generic", "--from", savedSweep(t)}

@@ -81,6 +81,7 @@ func libraryFlags(rt runtimes.Runtime) []cli.Flag {
 			&cli.StringFlag{Name: "modes", Value: "independent,collective", Usage: "MPI_File_write_at, MPI_File_write_at_all"},
 			&cli.StringFlag{Name: "memory", Value: "contiguous,strided", Usage: "contiguous memory, and strided (an MPI_Type_vector the library gathers; its packed twin runs beside it)"},
 			&cli.StringFlag{Name: "call-size", Value: "1MiB", Usage: "file bytes per MPI-IO call"},
+			&cli.StringFlag{Name: "source", Value: runtimes.SourceArray, Usage: "array (each rank's whole data in memory, as a program's arrays) or window (one call's data, written again by every call, as IOR writes its one buffer)"},
 			&cli.IntFlag{Name: "stride", Value: 2, Usage: "strided memory: every K-th element"},
 			&cli.StringFlag{Name: "type", Value: "int32", Usage: "strided memory's element: " + joinNames(convert.Types()[:4])},
 			&cli.IntFlag{Name: "ranks", Usage: "ranks of each writer job", DefaultText: "the ranks of this job"})
@@ -224,6 +225,9 @@ func (j *libraryJob) mpiioFromFlags(rj *runtimeJob, c *cli.Context) error {
 		return fmt.Errorf("--ranks: %d: want at least 1", lp.Ranks)
 	}
 	lp.Type = t.String()
+	if lp.Source, err = oneOf(runtimes.SourceArray, runtimes.SourceWindow)(c.String("source")); err != nil {
+		return fmt.Errorf("--source: %w", err)
+	}
 	if lp.CallBytes, err = parseBytes("--call-size", c.String("call-size")); err != nil {
 		return err
 	}

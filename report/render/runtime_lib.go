@@ -82,6 +82,13 @@ func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 	if r.Runtime == runtimes.MPIIO {
 		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s; strided memory: every %s %s (MPI_Type_vector)\n", bullet,
 			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), ordinal(lp.Stride), lp.Type)
+		if lp.Source == runtimes.SourceWindow {
+			strided := ""
+			if lp.Stride > 1 {
+				strided = fmt.Sprintf("; the strided cases' %s", sizeName(lp.CallBytes*int64(lp.Stride)))
+			}
+			p.F("%ssource:     a window of one call's data per rank (%s%s), written again by every call\n", bullet, sizeName(lp.CallBytes), strided)
+		}
 		if lp.Launch != "" {
 			p.F("%slaunch:     %s\n", bullet, lp.Launch)
 		}

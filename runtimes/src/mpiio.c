@@ -6,7 +6,7 @@
  * by OMPI_MCA_io before MPI_Init), not iobench, decides the write(2)
  * calls, and each rank counts its calls in /proc/self/io.
  *
- *   mpiio PATH RANK_BYTES CALL_BYTES FILE MODE MEMORY TYPE STRIDE FSYNC HINTS
+ *   mpiio PATH RANK_BYTES CALL_BYTES FILE MODE MEMORY TYPE STRIDE FSYNC HINTS SOURCE
  *
  * FILE per-rank: rank r writes PATH-r<r>.dat on MPI_COMM_SELF; shared: all
  * write PATH.dat on MPI_COMM_WORLD, call k of rank r at (k*P + r)*CALL_BYTES
@@ -19,7 +19,10 @@
  * bytes, the way iobench's packer does it.
  * TYPE int32, int64, float32 or float64: the element. FSYNC 1:
  * MPI_File_sync before close, inside the timing. HINTS "-" or
- * key=value,key=value: the MPI_Info given to MPI_File_open.
+ * key=value,key=value: the MPI_Info given to MPI_File_open. SOURCE array:
+ * the rank's whole data lies in memory, call after call from a new place;
+ * window: one call's data, written again by every call (IOR's one
+ * buffer), so file element j holds the value of element j mod the call.
  *
  * The timed span is open to close on each rank, after a barrier; the
  * process's write(2)-family calls (syscw, wchar: every thread, so OMPIO's
@@ -71,7 +74,7 @@ static void usage(const char *why)
 {
 	if (rank == 0)
 		fprintf(stderr, "%s\nusage: mpiio PATH RANK_BYTES CALL_BYTES per-rank|shared independent|collective "
-			"contiguous|strided|packed int32|int64|float32|float64 STRIDE FSYNC HINTS\n", why);
+			"contiguous|strided|packed int32|int64|float32|float64 STRIDE FSYNC HINTS array|window\n", why);
 	MPI_Finalize();
 	exit(64);
 }
@@ -143,6 +146,7 @@ static void gather(void *dst, const void *src, size_t n, int esize, long long st
 struct job {
 	char path[4096];
 	long long rank_bytes, call, stride;
+	long long period; /* elements after which the source repeats; 0: never */
 	int shared, collective, fsync;
 	const char *memory;
 	struct elem e;
@@ -166,7 +170,7 @@ static void parse_hints(struct job *j, char *hints)
 
 static void parse(struct job *j, int argc, char **argv)
 {
-	if (argc != 11)
+	if (argc != 12)
 		usage("wrong number of arguments");
 	j->rank_bytes = mpi_number(argv[2]);
 	j->call = mpi_number(argv[3]);
@@ -187,6 +191,9 @@ static void parse(struct job *j, int argc, char **argv)
 		usage("RANK_BYTES and CALL_BYTES: positive multiples of the element size, CALL_BYTES at most 1 GiB; STRIDE at least 1");
 	if (!strcmp(j->memory, "contiguous"))
 		j->stride = 1;
+	j->period = !strcmp(argv[11], "window") ? j->call / j->e.size : 0;
+	if (!j->period && strcmp(argv[11], "array"))
+		usage("bad SOURCE");
 	if (j->shared)
 		snprintf(j->path, sizeof j->path, "%s.dat", argv[1]);
 	else
@@ -194,11 +201,17 @@ static void parse(struct job *j, int argc, char **argv)
 	parse_hints(j, argv[10]);
 }
 
-/* source is the rank's array: file element j at index j*stride, the
+/* at is the source element that file element k of a rank comes from. */
+static long long at(const struct job *j, long long k)
+{
+	return j->period ? k % j->period : k;
+}
+
+/* source is the rank's array: file element j at index at(j)*stride, the
  * elements between them (never written) set apart. */
 static unsigned char *source(const struct job *j)
 {
-	long long n = j->rank_bytes / j->e.size;
+	long long n = j->period ? j->period : j->rank_bytes / j->e.size;
 	size_t bytes = (size_t)((n - 1) * j->stride + 1) * j->e.size;
 	unsigned char *src = malloc(bytes);
 	if (!src)
@@ -245,7 +258,7 @@ static void write_all(struct job *j, const unsigned char *src, unsigned char *st
 	for (long long first = 0, k = 0; first < n; first += per, k++) {
 		long long m = n - first < per ? n - first : per;
 		MPI_Offset off = j->shared ? ((MPI_Offset)k * nprocs + rank) * j->call : (MPI_Offset)k * j->call;
-		const void *p = src + (size_t)(first * j->stride) * j->e.size;
+		const void *p = src + (size_t)(at(j, first) * j->stride) * j->e.size;
 		int count;
 		MPI_Datatype t = vector(j, m, &count);
 		if (!strcmp(j->memory, "packed")) {
@@ -292,7 +305,7 @@ static void check(const struct job *j)
 			long long k = ends[i] / per, in = ends[i] % per;
 			long long off = j->shared ? (k * nprocs + rank) * j->call : k * j->call;
 			unsigned char got[8], want[8];
-			value(&j->e, ends[i], want);
+			value(&j->e, at(j, ends[i]), want);
 			if (pread(fd, got, j->e.size, off + in * j->e.size) != j->e.size || memcmp(got, want, j->e.size))
 				fail_rank(4, "%s holds other data than was written%s", j->path, MPI_SUCCESS);
 		}
