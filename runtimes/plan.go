@@ -225,17 +225,18 @@ func (p Plan) job(c Case, seq int, rt Runtime) Job {
 // them.
 type Sample struct {
 	Step
-	Nanos        int64 `json:"ns"`            // open to close
+	Nanos        int64 `json:"ns"`            // open to close (MPI-IO: the earliest rank's open to the latest's close)
 	Bytes        int64 `json:"bytes"`         // data written
 	WriteCalls   int64 `json:"write_calls"`   // write(2) calls (syscw); -1: not counted
 	WrittenBytes int64 `json:"written_bytes"` // bytes they wrote (wchar); -1: not counted
 	// RuntimeConvert is the byte order as the runtime reported it.
 	RuntimeConvert string `json:"runtime_convert"`
 	// A library's writer counts the calls outside the data path (HDF5's
-	// metadata, OMPIO's at open), the MPI-IO writer its packing time and
-	// each rank's calls.
+	// metadata, OMPIO's at open), the MPI-IO writer its packing time, the
+	// longest of its ranks' own open-to-close spans, and each rank's calls.
 	OverheadCalls int64   `json:"overhead_calls,omitempty"`
 	PackNanos     int64   `json:"pack_ns,omitempty"`
+	SlowestNanos  int64   `json:"slowest_rank_ns,omitempty"`
 	RankCalls     []int64 `json:"rank_calls,omitempty"`
 }
 
@@ -379,7 +380,7 @@ func (w *Writer) step(ctx context.Context, p Plan, s Step, fs iobench.FS, obs Ob
 		return err
 	}
 	sm := Sample{Step: s, Nanos: m.Nanos, Bytes: m.Bytes, WriteCalls: m.WriteCalls, WrittenBytes: m.WrittenBytes, RuntimeConvert: m.RuntimeConvert,
-		OverheadCalls: m.OverheadCalls, PackNanos: m.PackNanos, RankCalls: m.RankCalls}
+		OverheadCalls: m.OverheadCalls, PackNanos: m.PackNanos, SlowestNanos: m.SlowestNanos, RankCalls: m.RankCalls}
 	res.Samples = append(res.Samples, sm)
 	if obs != nil {
 		obs.StepFinished(sm, total)

@@ -9,7 +9,9 @@ import (
 
 // Report is what a writer printed about its run, raw numbers only.
 type Report struct {
-	Nanos    int64  // elapsed_ns: open to close, monotonic clock
+	// Nanos is elapsed_ns: open to close, monotonic clock; for the
+	// MPI-IO writer the earliest rank's open to the latest's close.
+	Nanos    int64
 	Calls    int64  // syscw: write(2) calls in that span; -1 when not counted
 	Written  int64  // wchar: bytes those calls wrote; -1 when not counted
 	Bytes    int64  // data bytes the program wrote
@@ -17,10 +19,12 @@ type Report struct {
 	Convert  string // the unit's byte order as the runtime names it: BIG_ENDIAN, NATIVE, SWAP
 	// The libraries' writers add: the calls and bytes outside the data
 	// path (overhead_syscw, overhead_wchar), the time spent packing
-	// (pack_ns), and each rank's calls (rank_syscw); 0 or nil when absent.
+	// (pack_ns), the longest of the ranks' own spans (slowest_ns), and
+	// each rank's calls (rank_syscw); 0 or nil when absent.
 	OverheadCalls int64
 	OverheadBytes int64
 	PackNanos     int64
+	SlowestNanos  int64
 	RankCalls     []int64
 }
 
@@ -99,7 +103,7 @@ func reportFrom(fields map[string]string, line string) (Report, error) {
 
 // libraryFields reads the optional fields of the libraries' writers.
 func (r *Report) libraryFields(fields map[string]string, line string) error {
-	for key, dst := range map[string]*int64{"overhead_syscw": &r.OverheadCalls, "overhead_wchar": &r.OverheadBytes, "pack_ns": &r.PackNanos} {
+	for key, dst := range map[string]*int64{"overhead_syscw": &r.OverheadCalls, "overhead_wchar": &r.OverheadBytes, "pack_ns": &r.PackNanos, "slowest_ns": &r.SlowestNanos} {
 		v, ok := fields[key]
 		if !ok {
 			continue

@@ -20,6 +20,10 @@ func TestParseReport(t *testing.T) {
 		// Runtime warnings before the line and an unknown field are skipped;
 		// -1 says /proc/self/io could not be read.
 		{file: "no-proc-io.txt", want: Report{Nanos: 5, Calls: -1, Written: -1, Bytes: 8, Elements: 1, Convert: "LITTLE_ENDIAN"}},
+		// The MPI-IO writer's line: the span of all ranks, the slowest
+		// rank's own, the calls at open, the packing time and each rank's calls.
+		{file: "mpiio-shared.txt", want: Report{Nanos: 120000000, Calls: 70, Written: 201326592, Bytes: 201326592, Elements: 50331648, Convert: "native",
+			OverheadCalls: 6, OverheadBytes: 12, PackNanos: 3000000, SlowestNanos: 110000000, RankCalls: []int64{24, 23, 23}}},
 		{file: "missing-convert.txt", wantErr: "has no convert"},
 		{file: "no-report.txt", wantErr: `no report line (elapsed_ns=...) in the writer's output "Cannot open file: File exists\n"`},
 		{file: "negative-calls.txt", wantErr: "syscw=-2 is out of range"},

@@ -64,9 +64,10 @@ type Measurement struct {
 	RuntimeConvert string
 	// The libraries' writers count more: the calls outside the data path
 	// (HDF5's metadata, OMPIO's at open), the time the MPI-IO writer spent
-	// packing, and each rank's calls.
+	// packing, the longest of its ranks' own spans, and each rank's calls.
 	OverheadCalls int64
 	PackNanos     int64
+	SlowestNanos  int64
 	RankCalls     []int64
 }
 
@@ -235,7 +236,7 @@ func (w *Writer) result(ctx context.Context, j Job, out []byte, runErr error) (M
 	return Measurement{
 		Runtime: w.rt, BufferBytes: j.BufferBytes, RecordBytes: j.RecordBytes, Convert: j.Convert.String(), Fsync: j.Fsync,
 		Nanos: r.Nanos, Bytes: r.Bytes, WriteCalls: r.Calls, WrittenBytes: r.Written, RuntimeConvert: r.Convert,
-		OverheadCalls: r.OverheadCalls, PackNanos: r.PackNanos, RankCalls: r.RankCalls,
+		OverheadCalls: r.OverheadCalls, PackNanos: r.PackNanos, SlowestNanos: r.SlowestNanos, RankCalls: r.RankCalls,
 	}, nil
 }
 

@@ -24,7 +24,7 @@ func libraryPlan(t *testing.T, dir string, cases []Case, elements int64, lp Libr
 
 // checkLibraryCalls runs the plan and holds every case's calls to its
 // rule: the data's exactly, the overhead's within its range.
-func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) {
+func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) *Result {
 	t.Helper()
 	res, err := w.Measure(t.Context(), p, nil)
 	if err != nil {
@@ -48,6 +48,7 @@ func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) {
 	if entries, _ := os.ReadDir(p.Dir); len(entries) != 0 {
 		t.Errorf("%d files left in %s", len(entries), p.Dir)
 	}
+	return res
 }
 
 // TestHDF5CallsMatchRules: every case of an HDF5 plan, on the disk and on
@@ -124,7 +125,14 @@ func TestMPIIOWindowSourceCallsMatchRules(t *testing.T) {
 	cases, _ := MPIIOCases(ch)
 	lp := LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: 256 * kib, Type: "int32", Stride: 2, Source: SourceWindow}
 	// 5 calls and a short one a rank: the last element lies inside the window
-	checkLibraryCalls(t, MPIIO, w, libraryPlan(t, t.TempDir(), cases, (5*256*kib+4*kib)/ElementBytes, lp))
+	res := checkLibraryCalls(t, MPIIO, w, libraryPlan(t, t.TempDir(), cases, (5*256*kib+4*kib)/ElementBytes, lp))
+	// The time is the earliest open to the latest close, as IOR's: never
+	// shorter than the slowest rank's own span.
+	for _, s := range res.Samples {
+		if s.SlowestNanos <= 0 || s.SlowestNanos > s.Nanos {
+			t.Errorf("%+v: %d ns from the first open to the last close, the slowest rank's own span %d ns", s.Case, s.Nanos, s.SlowestNanos)
+		}
+	}
 }
 
 // TestLibraryArgsSource: the writer gets the plan's source, array when

@@ -186,7 +186,7 @@ func ruleID(c runtimes.CaseSummary) string {
 func (p *printer) libraryNotes(r *report.LibraryReport, bullet string) {
 	rate, calls, own := "", "", "HDF5's metadata"
 	if r.Runtime == runtimes.MPIIO {
-		rate, calls, own = "; all ranks' bytes over the slowest rank's time", ", summed over ranks", "OMPIO's at open, a range where ranks race"
+		rate, calls, own = "; all ranks' bytes over the time from the first rank's open to the last rank's close", ", summed over ranks", "OMPIO's at open, a range where ranks race"
 	}
 	p.F("\n%sMeasured through %s: MiB/s (median of the runs, %s interval%s), calls and B/call (write(2) calls the writer counted in /proc/self/io%s), gain (over the case's default).\n",
 		bullet, libraryTitle(r), confidenceWord(r.Summary.Cases), rate, calls)

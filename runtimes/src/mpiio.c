@@ -24,7 +24,7 @@
  * window: one call's data, written again by every call (IOR's one
  * buffer), so file element j holds the value of element j mod the call.
  *
- * The timed span is open to close on each rank, after a barrier; the
+ * Each rank times open to close, after a barrier; the
  * process's write(2)-family calls (syscw, wchar: every thread, so OMPIO's
  * aio helpers count too) are read just outside it and just after the open,
  * which is where a library's own bookkeeping writes happen. Afterwards
@@ -33,11 +33,14 @@
  *
  * Output from rank 0, one line:
  *   elapsed_ns=N syscw=N wchar=N bytes=N elements=N convert=native ranks=P
- *   overhead_syscw=N overhead_wchar=N pack_ns=N rank_syscw=a,b,...
- * elapsed_ns is the slowest rank's span; calls and bytes are summed over
- * ranks; overhead_* are those made inside MPI_File_open; pack_ns is the
- * slowest rank's packing time. A failure prints "error: rank R: ..." lines
- * instead.
+ *   overhead_syscw=N overhead_wchar=N pack_ns=N slowest_ns=N rank_syscw=a,b,...
+ * elapsed_ns is the span from the earliest rank's open to the latest
+ * rank's close (the wall clock, which ranks on other nodes share through
+ * NTP), as IOR and iobench's MPI sweep time an aggregate; slowest_ns is
+ * the longest of the ranks' own spans (the monotonic clock), at most
+ * elapsed_ns. Calls and bytes are summed over ranks; overhead_* are those
+ * made inside MPI_File_open; pack_ns is the slowest rank's packing time.
+ * A failure prints "error: rank R: ..." lines instead.
  *
  * Spawned (MPI_Comm_spawn) as `mpiio serve PRELOAD`, the writer is a job
  * that runs case after case: rank 0 takes each case's arguments from the
@@ -239,7 +242,15 @@ static MPI_Datatype vector(const struct job *j, long long n, int *count)
 
 struct counts {
 	long long syscw, wchar, open_syscw, open_wchar, elapsed, pack;
+	long long start, end; /* wall clock, ns */
 };
+
+static long long wall_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (long long)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
 /* write_all is the timed span: open, every call, sync, close. */
 static void write_all(struct job *j, const unsigned char *src, unsigned char *stage, struct counts *c)
@@ -249,6 +260,7 @@ static void write_all(struct job *j, const unsigned char *src, unsigned char *st
 	MPI_File fh;
 	MPI_Barrier(MPI_COMM_WORLD);
 	proc_io(&s0, &w0);
+	c->start = wall_ns();
 	int64_t t0 = now_ns();
 	int rc = MPI_File_open(j->shared ? MPI_COMM_WORLD : MPI_COMM_SELF, j->path,
 			       MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, j->info, &fh);
@@ -285,6 +297,7 @@ static void write_all(struct job *j, const unsigned char *src, unsigned char *st
 	if (status != 65 && (rc = MPI_File_close(&fh)) != MPI_SUCCESS)
 		fail_rank(4, "%s: %s", "MPI_File_close", rc);
 	int64_t t1 = now_ns();
+	c->end = wall_ns();
 	proc_io(&s2, &w2);
 	c->elapsed = t1 - t0;
 	c->syscw = s0 >= 0 && s2 >= 0 ? s2 - s0 : -1;
@@ -323,19 +336,20 @@ static void check(const struct job *j)
  * the text the writer hands back. */
 static char *report(const struct job *j, const struct counts *c)
 {
-	long long mine[7] = {c->syscw, c->wchar, c->open_syscw, c->open_wchar, c->elapsed, c->pack, status};
+	enum { N = 9 };
+	long long mine[N] = {c->syscw, c->wchar, c->open_syscw, c->open_wchar, c->elapsed, c->pack, status, c->start, c->end};
 	long long *all = rank == 0 ? malloc(sizeof mine * nprocs) : NULL;
 	char *msgs = rank == 0 ? malloc((size_t)MSG * nprocs) : NULL;
-	MPI_Gather(mine, 7, MPI_LONG_LONG, all, 7, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+	MPI_Gather(mine, N, MPI_LONG_LONG, all, N, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
 	MPI_Gather(errmsg, MSG, MPI_CHAR, msgs, MSG, MPI_CHAR, 0, MPI_COMM_WORLD);
 	if (rank != 0)
 		return NULL;
 	size_t cap = 512 + (size_t)nprocs * (MSG + 24);
 	char *text = malloc(cap);
 	size_t at = 0;
-	long long sum[4] = {0}, slowest = 0, pack = 0, failed = 0;
+	long long sum[4] = {0}, slowest = 0, pack = 0, failed = 0, first = all[7], last = all[8];
 	for (int r = 0; r < nprocs; r++) {
-		long long *v = all + 7 * r;
+		long long *v = all + N * r;
 		if (v[6]) {
 			at += snprintf(text + at, cap - at, "error: rank %d: %s\n", r, msgs + (size_t)MSG * r);
 			failed = failed > v[6] ? failed : v[6];
@@ -344,13 +358,17 @@ static char *report(const struct job *j, const struct counts *c)
 			sum[i] = sum[i] < 0 || v[i] < 0 ? -1 : sum[i] + v[i];
 		slowest = v[4] > slowest ? v[4] : slowest;
 		pack = v[5] > pack ? v[5] : pack;
+		first = v[7] < first ? v[7] : first;
+		last = v[8] > last ? v[8] : last;
 	}
+	/* a clock stepped back inside the run: the monotonic span is the floor */
+	long long span = last - first > slowest ? last - first : slowest;
 	if (!failed) {
 		at += snprintf(text + at, cap - at, "elapsed_ns=%lld syscw=%lld wchar=%lld bytes=%lld elements=%lld convert=native ranks=%d "
-			       "overhead_syscw=%lld overhead_wchar=%lld pack_ns=%lld rank_syscw=", slowest, sum[0], sum[1],
-			       j->rank_bytes * nprocs, j->rank_bytes / j->e.size * nprocs, nprocs, sum[2], sum[3], pack);
+			       "overhead_syscw=%lld overhead_wchar=%lld pack_ns=%lld slowest_ns=%lld rank_syscw=", span, sum[0], sum[1],
+			       j->rank_bytes * nprocs, j->rank_bytes / j->e.size * nprocs, nprocs, sum[2], sum[3], pack, slowest);
 		for (int r = 0; r < nprocs; r++)
-			at += snprintf(text + at, cap - at, "%s%lld", r ? "," : "", all[7 * r]);
+			at += snprintf(text + at, cap - at, "%s%lld", r ? "," : "", all[N * r]);
 		snprintf(text + at, cap - at, "\n");
 	}
 	free(all);
