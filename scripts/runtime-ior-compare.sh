@@ -13,7 +13,10 @@
 # component with no hint set, as IOR runs it. iobench writes from
 # SOURCE: window (the default here) writes one call's data again and
 # again, as IOR writes its one buffer; array writes each rank's whole
-# data, as `iobench runtime mpiio` does by default.
+# data, as `iobench runtime mpiio` does by default. Both time the span
+# from the first rank's open to the last rank's close. Give each rank a
+# core: with more ranks than cores OMPIO's collective waits by polling,
+# and the scheduler, not the file system, sets the figures.
 #
 # Usage: scripts/runtime-ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
 # Environment: NP (3), XFER (1m), BLOCK (64m), REPS (5), COMPONENT (ompio),
@@ -34,6 +37,9 @@ block=${BLOCK:-64m}
 reps=${REPS:-5}
 component=${COMPONENT:-ompio}
 source=${SOURCE:-window}
+
+cores=$(nproc)
+[ "$np" -le "$cores" ] || echo "$0: warning: NP=$np ranks on $cores cores: the ranks' polling, not the file system, may set the figures" >&2
 
 launch=(mpirun -np "$np")
 if mpirun --version 2>&1 | grep -q 'Open MPI'; then
