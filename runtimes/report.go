@@ -103,16 +103,20 @@ func reportFrom(fields map[string]string, line string) (Report, error) {
 
 // libraryFields reads the optional fields of the libraries' writers.
 func (r *Report) libraryFields(fields map[string]string, line string) error {
-	for key, dst := range map[string]*int64{"overhead_syscw": &r.OverheadCalls, "overhead_wchar": &r.OverheadBytes, "pack_ns": &r.PackNanos, "slowest_ns": &r.SlowestNanos} {
+	// The counts may be -1 (not counted); the times may not.
+	for key, f := range map[string]struct {
+		dst *int64
+		min int64
+	}{"overhead_syscw": {&r.OverheadCalls, -1}, "overhead_wchar": {&r.OverheadBytes, -1}, "pack_ns": {&r.PackNanos, 0}, "slowest_ns": {&r.SlowestNanos, 0}} {
 		v, ok := fields[key]
 		if !ok {
 			continue
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < -1 {
+		if err != nil || n < f.min {
 			return fmt.Errorf("report field %s=%q is out of range in %q", key, v, line)
 		}
-		*dst = n
+		*f.dst = n
 	}
 	list, ok := fields["rank_syscw"]
 	if !ok {

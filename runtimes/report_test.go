@@ -25,6 +25,7 @@ func TestParseReport(t *testing.T) {
 		{file: "mpiio-shared.txt", want: Report{Nanos: 120000000, Calls: 70, Written: 201326592, Bytes: 201326592, Elements: 50331648, Convert: "native",
 			OverheadCalls: 6, OverheadBytes: 12, PackNanos: 3000000, SlowestNanos: 110000000, RankCalls: []int64{24, 23, 23}}},
 		{file: "missing-convert.txt", wantErr: "has no convert"},
+		{file: "negative-slowest.txt", wantErr: `slowest_ns="-1" is out of range`},
 		{file: "no-report.txt", wantErr: `no report line (elapsed_ns=...) in the writer's output "Cannot open file: File exists\n"`},
 		{file: "negative-calls.txt", wantErr: "syscw=-2 is out of range"},
 		{file: "duplicate.txt", wantErr: `report field "syscw" appears twice`},

@@ -15,8 +15,8 @@
 # again, as IOR writes its one buffer; array writes each rank's whole
 # data, as `iobench runtime mpiio` does by default. Both time the span
 # from the first rank's open to the last rank's close. Give each rank a
-# core: with more ranks than cores OMPIO's collective waits by polling,
-# and the scheduler, not the file system, sets the figures.
+# core: with more ranks than cores the scheduling of waiting ranks can set
+# the figures (it did for OMPIO's shared file, 3 ranks on 2 cores).
 #
 # Usage: scripts/runtime-ior-compare.sh IOR_BINARY IOBENCH_MPI_BINARY DIR
 # Environment: NP (3), XFER (1m), BLOCK (64m), REPS (5), COMPONENT (ompio),
@@ -39,7 +39,7 @@ component=${COMPONENT:-ompio}
 source=${SOURCE:-window}
 
 cores=$(nproc)
-[ "$np" -le "$cores" ] || echo "$0: warning: NP=$np ranks on $cores cores: the ranks' polling, not the file system, may set the figures" >&2
+[ "$np" -le "$cores" ] || echo "$0: warning: NP=$np ranks on $cores cores: the scheduling of waiting ranks, not the file system, may set the figures" >&2
 
 launch=(mpirun -np "$np")
 if mpirun --version 2>&1 | grep -q 'Open MPI'; then

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,18 @@ func LibraryJSON(w io.Writer, r *report.LibraryReport) error {
 	return encodeIndented(w, &out)
 }
 
+// windowSource says what memory the window source of an MPI-IO check
+// holds: one call's elements, at their stride where strided or packed
+// cases ran.
+func windowSource(r *report.LibraryReport) string {
+	lp := r.Library
+	mem := sizeName(lp.CallBytes)
+	if lp.Stride > 1 && slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Memory != runtimes.MemoryContiguous }) {
+		mem += fmt.Sprintf("; %s in the strided and packed cases", sizeName(lp.CallBytes*int64(lp.Stride)))
+	}
+	return fmt.Sprintf("a window of one call's data per rank (%s), written again by every call, as IOR writes its one buffer", mem)
+}
+
 func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 	fs, c, lp := r.FS, r.Config, r.Library
 	p.F("%swriter:     %s\n", bullet, r.Compiler)
@@ -83,11 +96,7 @@ func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s; strided memory: every %s %s (MPI_Type_vector)\n", bullet,
 			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), ordinal(lp.Stride), lp.Type)
 		if lp.Source == runtimes.SourceWindow {
-			strided := ""
-			if lp.Stride > 1 {
-				strided = fmt.Sprintf("; the strided cases' %s", sizeName(lp.CallBytes*int64(lp.Stride)))
-			}
-			p.F("%ssource:     a window of one call's data per rank (%s%s), written again by every call\n", bullet, sizeName(lp.CallBytes), strided)
+			p.F("%ssource:     %s\n", bullet, windowSource(r))
 		}
 		if lp.Launch != "" {
 			p.F("%slaunch:     %s\n", bullet, lp.Launch)

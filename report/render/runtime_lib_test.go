@@ -66,3 +66,46 @@ func TestLibraryApplyMeasured(t *testing.T) {
 		t.Errorf("ROMIO's row measured, with the gains of twice its values: %v; HDF5's row says how to check it: %v\n%s", romio, hdf5, b)
 	}
 }
+
+// TestLibraryHeaderNamesTheWindowSource: the text report says when the
+// ranks wrote from a window, and how much memory it held in the cases
+// that ran; the default (each rank's array) adds no line.
+func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
+	contiguous := func(r *report.LibraryReport) {
+		var kept []runtimes.CaseSummary
+		for _, c := range r.Summary.Cases {
+			if c.Memory == runtimes.MemoryContiguous {
+				kept = append(kept, c)
+			}
+		}
+		r.Summary.Cases = kept
+	}
+	for _, tt := range []struct {
+		name, source string
+		edit         func(*report.LibraryReport)
+		want         string
+	}{
+		{"array", runtimes.SourceArray, nil, ""},
+		{"window", runtimes.SourceWindow, nil, "source:     a window of one call's data per rank (1 MiB; 2 MiB in the strided and packed cases), written again by every call"},
+		{"window contiguous", runtimes.SourceWindow, contiguous, "source:     a window of one call's data per rank (1 MiB), written again by every call"},
+	} {
+		rep := fixture.Library(runtimes.MPIIO)
+		rep.Library.Source = tt.source
+		if tt.edit != nil {
+			tt.edit(rep)
+		}
+		var b bytes.Buffer
+		if err := LibraryText(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "source:") {
+				got = append(got, l)
+			}
+		}
+		if ok := len(got) == 0 && tt.want == "" || len(got) == 1 && tt.want != "" && strings.HasPrefix(got[0], tt.want); !ok {
+			t.Errorf("%s: source lines %q, want one starting %q (none if empty)", tt.name, got, tt.want)
+		}
+	}
+}

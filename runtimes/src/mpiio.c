@@ -195,6 +195,8 @@ static void parse(struct job *j, int argc, char **argv)
 	if (!strcmp(j->memory, "contiguous"))
 		j->stride = 1;
 	j->period = !strcmp(argv[11], "window") ? j->call / j->e.size : 0;
+	if (j->period > j->rank_bytes / j->e.size)
+		j->period = j->rank_bytes / j->e.size;
 	if (!j->period && strcmp(argv[11], "array"))
 		usage("bad SOURCE");
 	if (j->shared)
@@ -346,12 +348,12 @@ static char *report(const struct job *j, const struct counts *c)
 		return NULL;
 	size_t cap = 512 + (size_t)nprocs * (MSG + 24);
 	char *text = malloc(cap);
-	size_t at = 0;
+	size_t pos = 0;
 	long long sum[4] = {0}, slowest = 0, pack = 0, failed = 0, first = all[7], last = all[8];
 	for (int r = 0; r < nprocs; r++) {
 		long long *v = all + N * r;
 		if (v[6]) {
-			at += snprintf(text + at, cap - at, "error: rank %d: %s\n", r, msgs + (size_t)MSG * r);
+			pos += snprintf(text + pos, cap - pos, "error: rank %d: %s\n", r, msgs + (size_t)MSG * r);
 			failed = failed > v[6] ? failed : v[6];
 		}
 		for (int i = 0; i < 4; i++)
@@ -361,15 +363,16 @@ static char *report(const struct job *j, const struct counts *c)
 		first = v[7] < first ? v[7] : first;
 		last = v[8] > last ? v[8] : last;
 	}
-	/* a clock stepped back inside the run: the monotonic span is the floor */
+	/* The wall clock can step inside a run: back, and the slowest rank's
+	 * monotonic span is the floor; forward, and the span reads long. */
 	long long span = last - first > slowest ? last - first : slowest;
 	if (!failed) {
-		at += snprintf(text + at, cap - at, "elapsed_ns=%lld syscw=%lld wchar=%lld bytes=%lld elements=%lld convert=native ranks=%d "
+		pos += snprintf(text + pos, cap - pos, "elapsed_ns=%lld syscw=%lld wchar=%lld bytes=%lld elements=%lld convert=native ranks=%d "
 			       "overhead_syscw=%lld overhead_wchar=%lld pack_ns=%lld slowest_ns=%lld rank_syscw=", span, sum[0], sum[1],
 			       j->rank_bytes * nprocs, j->rank_bytes / j->e.size * nprocs, nprocs, sum[2], sum[3], pack, slowest);
 		for (int r = 0; r < nprocs; r++)
-			at += snprintf(text + at, cap - at, "%s%lld", r ? "," : "", all[N * r]);
-		snprintf(text + at, cap - at, "\n");
+			pos += snprintf(text + pos, cap - pos, "%s%lld", r ? "," : "", all[N * r]);
+		snprintf(text + pos, cap - pos, "\n");
 	}
 	free(all);
 	free(msgs);
