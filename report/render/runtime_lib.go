@@ -71,13 +71,18 @@ func LibraryJSON(w io.Writer, r *report.LibraryReport) error {
 	return encodeIndented(w, &out)
 }
 
+// ranStrided: the MPI-IO check ran strided (and packed) memory.
+func ranStrided(r *report.LibraryReport) bool {
+	return slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Memory != runtimes.MemoryContiguous })
+}
+
 // windowSource says what memory the window source of an MPI-IO check
 // holds: one call's elements, at their stride where strided or packed
 // cases ran.
 func windowSource(r *report.LibraryReport) string {
 	lp := r.Library
 	mem := sizeName(lp.CallBytes)
-	if lp.Stride > 1 && slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Memory != runtimes.MemoryContiguous }) {
+	if lp.Stride > 1 && ranStrided(r) {
 		mem += fmt.Sprintf("; %s in the strided and packed cases", sizeName(lp.CallBytes*int64(lp.Stride)))
 	}
 	return fmt.Sprintf("a window of one call's data per rank (%s), written again by every call, as IOR writes its one buffer", mem)
@@ -93,8 +98,12 @@ func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
 	}
 	if r.Runtime == runtimes.MPIIO {
-		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s; strided memory: every %s %s (MPI_Type_vector)\n", bullet,
-			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), ordinal(lp.Stride), lp.Type)
+		strided := ""
+		if ranStrided(r) {
+			strided = fmt.Sprintf("; strided memory: every %s %s (MPI_Type_vector)", ordinal(lp.Stride), lp.Type)
+		}
+		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s%s\n", bullet,
+			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), strided)
 		if lp.Source == runtimes.SourceWindow {
 			p.F("%ssource:     %s\n", bullet, windowSource(r))
 		}

@@ -69,7 +69,8 @@ func TestLibraryApplyMeasured(t *testing.T) {
 
 // TestLibraryHeaderNamesTheWindowSource: the text report says when the
 // ranks wrote from a window, and how much memory it held in the cases
-// that ran; the default (each rank's array) adds no line.
+// that ran; the default (each rank's array) adds no line. The strided
+// memory is named only where strided cases ran.
 func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 	contiguous := func(r *report.LibraryReport) {
 		var kept []runtimes.CaseSummary
@@ -106,6 +107,9 @@ func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 		}
 		if ok := len(got) == 0 && tt.want == "" || len(got) == 1 && tt.want != "" && strings.HasPrefix(got[0], tt.want); !ok {
 			t.Errorf("%s: source lines %q, want one starting %q (none if empty)", tt.name, got, tt.want)
+		}
+		if named, ran := strings.Contains(b.String(), "strided memory: every 2nd int32"), tt.edit == nil; named != ran {
+			t.Errorf("%s: the data line names the strided memory: %v, strided cases ran: %v", tt.name, named, ran)
 		}
 	}
 }
