@@ -70,7 +70,8 @@ func TestLibraryApplyMeasured(t *testing.T) {
 // TestLibraryHeaderNamesTheWindowSource: the text report says when the
 // ranks wrote from a window, and how much memory it held in the cases
 // that ran; the default (each rank's array) adds no line. The strided
-// memory is named only where strided cases ran.
+// memory is named only where strided cases ran, and a pack cost measured
+// from the window says so.
 func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 	contiguous := func(r *report.LibraryReport) {
 		var kept []runtimes.CaseSummary
@@ -79,7 +80,7 @@ func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 				kept = append(kept, c)
 			}
 		}
-		r.Summary.Cases = kept
+		r.Summary.Cases, r.Summary.Pack = kept, nil // no strided case, no pack cost
 	}
 	for _, tt := range []struct {
 		name, source string
@@ -107,6 +108,9 @@ func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 		}
 		if ok := len(got) == 0 && tt.want == "" || len(got) == 1 && tt.want != "" && strings.HasPrefix(got[0], tt.want); !ok {
 			t.Errorf("%s: source lines %q, want one starting %q (none if empty)", tt.name, got, tt.want)
+		}
+		if cached, window := strings.Contains(b.String(), "gathered from the window, hot in the CPU cache"), tt.source == runtimes.SourceWindow && tt.edit == nil; cached != window {
+			t.Errorf("%s: the pack cost says it came from the cached window: %v, want %v", tt.name, cached, window)
 		}
 		if named, ran := strings.Contains(b.String(), "strided memory: every 2nd int32"), tt.edit == nil; named != ran {
 			t.Errorf("%s: the data line names the strided memory: %v, strided cases ran: %v", tt.name, named, ran)
