@@ -16,7 +16,7 @@ func FromStrace(path string, tr *strace.Trace, mounts []Mount) Input {
 	files := make([]File, 0, len(tr.Files))
 	for _, sf := range tr.Files {
 		f := File{Path: sf.Path, Module: ModuleStrace, Records: 1, Writes: sf.Writes, Bytes: sf.Bytes,
-			Histogram: true, WriteSeconds: sf.Seconds}
+			Histogram: true, WriteSeconds: sf.Seconds, Flushes: sf.Flushes, OpenFlags: sf.OpenFlags, Mapped: sf.Mapped}
 		for _, size := range slices.Sorted(maps.Keys(sf.Sizes)) {
 			f.Sizes = append(f.Sizes, SizeClass{Low: size, High: size, Calls: sf.Sizes[size]})
 		}
@@ -28,6 +28,7 @@ func FromStrace(path string, tr *strace.Trace, mounts []Mount) Input {
 	}
 	in.Modules = []Module{totals(ModuleStrace, files, len(files))}
 	in.Files = written(files)
+	in.Mapped, in.Notes = unseen(tr, in.Notes)
 	if tr.Skipped > 0 {
 		in.Notes = append(in.Notes, fmt.Sprintf("%d of %d lines were not strace output and were skipped (first at %v)", tr.Skipped, tr.Lines, tr.SkippedAt[0]))
 	}
@@ -50,4 +51,20 @@ func callNotes(f strace.File) []string {
 		out = append(out, fmt.Sprintf("%s: %d write calls wrote less than they asked", f.Path, f.Short))
 	}
 	return out
+}
+
+// unseen is what a trace shows was written without write calls: files
+// mapped shared and writable, and asynchronous submits.
+func unseen(tr *strace.Trace, notes []string) ([]File, []string) {
+	var mapped []File
+	for _, m := range tr.Mapped {
+		mapped = append(mapped, File{Path: m.Path, Module: ModuleStrace, Mapped: true, Flushes: map[string]int64{"msync": m.Msyncs}})
+		notes = append(notes, fmt.Sprintf("%s was mapped shared and writable: what the program stored there is not in the trace", m.Path))
+	}
+	for _, name := range slices.Sorted(maps.Keys(tr.Async)) {
+		if name == "io_submit" || name == "io_uring_enter" {
+			notes = append(notes, fmt.Sprintf("%d %s calls: asynchronous I/O, whose writes the trace does not size", tr.Async[name], name))
+		}
+	}
+	return mapped, notes
 }

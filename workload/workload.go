@@ -40,6 +40,9 @@ type Input struct {
 	Skipped []string
 	Modules []Module // totals per module, in the order POSIX, MPI-IO, STDIO, strace
 	Files   []File   // in the order of the log
+	// Mapped are files written through shared writable mappings, which
+	// no write call shows (from a trace; none from a Darshan log).
+	Mapped []File
 	// Notes are what the reader could not take in, in words.
 	Notes []string
 }
@@ -83,6 +86,14 @@ type File struct {
 	// IndependentWrites and CollectiveWrites split an MPI-IO file's
 	// writes (split and non-blocking ones count as independent).
 	IndependentWrites, CollectiveWrites int64
+	// Flushes counts the flush calls on the file (fsync, fdatasync,
+	// msync, sync_file_range) and OpenFlags the synchronous and other
+	// telling flags of its opens (O_SYNC, O_DSYNC, O_DIRECT, O_APPEND,
+	// O_TRUNC, O_CREAT, O_EXCL): from a trace; none from a Darshan log.
+	Flushes   map[string]int64
+	OpenFlags []string
+	// Mapped: written through a shared writable mapping, unseen.
+	Mapped bool
 }
 
 // MeanSize is the file's bytes per write call, 0 without writes.

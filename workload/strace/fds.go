@@ -115,13 +115,8 @@ func (t *fdTable) changed(fd int64) uint64 {
 // applyOpen maps the descriptor an open, creat, openat or openat2
 // returned to its path: the -y annotation of the result, else the path
 // argument, joined to the directory of a dirfd the trace opened.
-func (p *parser) applyOpen(pid int, k kind, args []byte, r result) bool {
+func (p *parser) applyOpen(pid int, k kind, name string, args []byte, r result) bool {
 	if r.unknown || r.ret < 0 {
-		return true
-	}
-	if r.annot != nil {
-		p.scratch = annotPath(p.scratch[:0], r.annot)
-		p.setFD(pid, r.ret, p.intern(p.scratch))
 		return true
 	}
 	a := argList{s: args}
@@ -135,13 +130,35 @@ func (p *parser) applyOpen(pid int, k kind, args []byte, r result) bool {
 		dir = p.dirPath(pid, dirfd, annot)
 	}
 	pathArg, _ := a.next()
-	path, ok := stringArg(p.scratch[:0], pathArg)
-	if !ok {
-		return false
+	flags, _ := a.next()
+	var acc *fileAcc
+	if r.annot != nil {
+		p.scratch = annotPath(p.scratch[:0], r.annot)
+		acc = p.intern(p.scratch)
+	} else {
+		path, ok := stringArg(p.scratch[:0], pathArg)
+		if !ok {
+			return false
+		}
+		p.scratch = joinDir(path, dir)
+		acc = p.intern(p.scratch)
 	}
-	p.scratch = joinDir(path, dir)
-	p.setFD(pid, r.ret, p.intern(p.scratch))
+	p.setFD(pid, r.ret, acc)
+	if name == "creat" {
+		flags = []byte("O_CREAT|O_TRUNC")
+	}
+	p.noteOpen(pid, acc, flags)
 	return true
+}
+
+// noteOpen keeps an open's telling flags and, for a shared object, the
+// library the process loaded.
+func (p *parser) noteOpen(pid int, acc *fileAcc, flags []byte) {
+	acc.noteFlags(flags)
+	if isSharedObject([]byte(acc.path)) {
+		pr := p.proc(pid)
+		pr.Libs = appendNew(pr.Libs, acc.path)
+	}
 }
 
 // dirPath is the path of an openat's dirfd, nil for the working

@@ -12,6 +12,11 @@ type fileAcc struct {
 	listed bool
 	f      File
 	nanos  int64
+	// flushes, openFlags and mapped are kept for every path: a file is
+	// often opened, or mapped, before its first write.
+	flushes   map[string]int64
+	openFlags []string
+	mapped    bool
 }
 
 // intern returns the accumulator of a path.
@@ -110,6 +115,7 @@ func (p *parser) files() []File {
 	for _, acc := range p.order {
 		f := acc.f
 		f.Seconds = float64(acc.nanos) / 1e9
+		f.Flushes, f.OpenFlags, f.Mapped = acc.flushes, acc.openFlags, acc.mapped
 		files = append(files, f)
 	}
 	return files

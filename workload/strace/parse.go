@@ -19,6 +19,13 @@ const (
 	kCloseRange      // close_range: first, last, flags
 	kDup             // dup, dup2, dup3: oldfd[, newfd]
 	kFcntl           // fcntl: fd, cmd, ...
+	kExec            // execve: path, argv, envp
+	kExecat          // execveat: dirfd, path, ...
+	kClone           // clone, clone3, fork, vfork: the child's pid
+	kSync            // fsync, fdatasync, sync_file_range: fd, ...
+	kMsync           // msync: addr, length, flags
+	kMmap            // mmap: addr, length, prot, flags, fd, offset
+	kAsync           // io_submit, io_uring_enter, sync, syncfs: counted
 )
 
 func (k kind) writes() bool { return k == kWrite || k == kWritev }
@@ -57,6 +64,38 @@ func lookupSyscall(name []byte) (kind, string) {
 		return kDup, "dup3"
 	case "fcntl":
 		return kFcntl, "fcntl"
+	}
+	return lookupMore(name)
+}
+
+// lookupMore is lookupSyscall for the calls of processes, flushes and
+// mappings.
+func lookupMore(name []byte) (kind, string) {
+	switch string(name) {
+	case "execve":
+		return kExec, "execve"
+	case "execveat":
+		return kExecat, "execveat"
+	case "clone", "clone3", "fork", "vfork":
+		return kClone, "clone"
+	case "fsync":
+		return kSync, "fsync"
+	case "fdatasync":
+		return kSync, "fdatasync"
+	case "sync_file_range":
+		return kSync, "sync_file_range"
+	case "msync":
+		return kMsync, "msync"
+	case "mmap":
+		return kMmap, "mmap"
+	case "io_submit":
+		return kAsync, "io_submit"
+	case "io_uring_enter":
+		return kAsync, "io_uring_enter"
+	case "sync":
+		return kAsync, "sync"
+	case "syncfs":
+		return kAsync, "syncfs"
 	}
 	return kOther, ""
 }
@@ -98,6 +137,8 @@ type parser struct {
 
 	pending  map[int]*pendingCall
 	pids     map[int]struct{}
+	procs    map[int]*Proc
+	mappings map[uint64]*fileAcc
 	seenPID  int
 	seenSome bool
 
@@ -118,6 +159,8 @@ func newParser(maxLine int) *parser {
 		last:          map[int64]fdEntry{},
 		pending:       map[int]*pendingCall{},
 		pids:          map[int]struct{}{},
+		procs:         map[int]*Proc{},
+		mappings:      map[uint64]*fileAcc{},
 	}
 }
 
@@ -319,6 +362,10 @@ func (p *parser) exitNote(pid int, b []byte) {
 	}
 	if from, n := pidPrefix(b[len(note):]); n > 0 {
 		p.moveTable(from, pid)
+		if pc := p.pending[from]; pc != nil && pc.active && from != pid {
+			p.pending[pid], p.pending[from] = pc, nil // its execve resumes here
+			delete(p.pending, from)
+		}
 	}
 }
 
@@ -443,13 +490,34 @@ func (p *parser) apply(pid int, k kind, name string, args []byte, r result) bool
 	case kWrite, kWritev:
 		return p.applyWrite(pid, k, name, args, r)
 	case kOpen, kOpenat:
-		return p.applyOpen(pid, k, args, r)
+		return p.applyOpen(pid, k, name, args, r)
 	case kClose:
 		return p.applyClose(pid, args)
 	case kCloseRange:
 		return p.applyCloseRange(pid, args, r)
 	case kDup, kFcntl:
 		return p.applyDup(pid, k, args, r)
+	}
+	return p.applyMore(pid, k, name, args, r)
+}
+
+func (p *parser) applyMore(pid int, k kind, name string, args []byte, r result) bool {
+	switch k {
+	case kExec, kExecat:
+		return p.applyExec(pid, k, args, r)
+	case kClone:
+		return p.applyClone(pid, args, r)
+	case kSync:
+		return p.applySync(pid, name, args, r)
+	case kMsync:
+		return p.applyMsync(args, r)
+	case kMmap:
+		return p.applyMmap(pid, args, r)
+	case kAsync:
+		if p.trace.Async == nil {
+			p.trace.Async = map[string]int64{}
+		}
+		p.trace.Async[name]++
 	}
 	return true
 }
@@ -475,6 +543,11 @@ func (p *parser) applyWrite(pid int, k kind, name string, args []byte, r result)
 		want = iovRequest(iov, count)
 	}
 	p.record(p.resolve(pid, fd, annot), name, want, r)
+	if !r.unknown && r.ret >= 0 {
+		pr := p.proc(pid)
+		pr.Writes++
+		pr.Bytes += r.ret
+	}
 	return true
 }
 
@@ -529,5 +602,7 @@ func (p *parser) finish() *Trace {
 	t := p.trace
 	t.Files = p.files()
 	t.PIDs = p.pidCount()
+	t.Procs = p.procList()
+	t.Mapped = p.mappedFiles()
 	return &t
 }

@@ -39,6 +39,15 @@ type Trace struct {
 	Long int64
 	// Timed is whether write-family calls carried -T durations.
 	Timed bool
+	// Procs are the processes and threads, by pid, with the programs
+	// they ran and the libraries they opened (RecordArgs traces them).
+	Procs []Proc
+	// Mapped are the files mapped shared and writable: written by
+	// stores, unseen by the trace.
+	Mapped []Mapping
+	// Async counts the calls whose writes no line shows (io_submit,
+	// io_uring_enter) and the whole-system flushes (sync, syncfs).
+	Async map[string]int64
 }
 
 // File is the write-family calls made to one file.
@@ -75,6 +84,13 @@ type File struct {
 	// Syscalls counts the calls by system call name, whatever their
 	// outcome: its sum is Writes + Errors + Unknown.
 	Syscalls map[string]int64
+	// Flushes counts the successful fsync, fdatasync, sync_file_range
+	// and msync calls on the file; OpenFlags are the telling flags of
+	// its opens (O_DIRECT, O_SYNC, O_DSYNC, O_APPEND, O_TRUNC, O_CREAT,
+	// O_EXCL); Mapped whether it was also mapped shared and writable.
+	Flushes   map[string]int64
+	OpenFlags []string
+	Mapped    bool
 }
 
 // Position is where a line is: its number, from 1, in a named stream.

@@ -1,0 +1,267 @@
+package binary
+
+import (
+	"cmp"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kind is an I/O runtime.
+type Kind string
+
+const (
+	Gfortran     Kind = "libgfortran"
+	Stdio        Kind = "glibc stdio"
+	OpenMPI      Kind = "Open MPI"
+	MPICH        Kind = "MPICH"
+	HDF5         Kind = "HDF5"
+	IntelFortran Kind = "Intel Fortran runtime"
+)
+
+// ErrNotELF is wrapped when the executable is a script or other non-ELF file.
+var ErrNotELF = errors.New("not an ELF file")
+
+// Runtime is one I/O runtime found in a program.
+type Runtime struct {
+	Kind     Kind
+	Lib      string // the shared object's path, or the executable for static
+	Version  string // e.g. "GFORTRAN_12 (GCC >= 12)"; "" if unknown
+	Evidence string // how it was found, one short phrase
+	// BufferVars: libgfortran honours GFORTRAN_UNFORMATTED_BUFFER_SIZE (GCC >= 9.2).
+	BufferVars bool
+}
+
+// Facts is what Inspect learned about a program.
+type Facts struct {
+	Exe      string
+	Static   bool     // no PT_INTERP and no DT_NEEDED
+	Needed   []string // DT_NEEDED of the executable
+	Runtimes []Runtime
+}
+
+// order is the order of Facts.Runtimes: most specific advice first.
+var order = []Kind{Gfortran, IntelFortran, OpenMPI, MPICH, HDF5, Stdio}
+
+// found collects one Runtime per Kind; the first evidence wins.
+type found map[Kind]Runtime
+
+func (m found) add(k Kind, lib, evidence string) {
+	if _, ok := m[k]; ok {
+		return
+	}
+	r := Runtime{Kind: k, Lib: lib, Evidence: evidence}
+	if k == Stdio && filepath.Base(lib) == "libc.so.6" {
+		r.Evidence = "libc.so.6: glibc stdio"
+	}
+	if k == Gfortran {
+		r.Version, r.BufferVars = gfortranVersion(lib)
+	}
+	m[k] = r
+}
+
+func (m found) list() []Runtime {
+	var out []Runtime
+	for _, k := range order {
+		if r, ok := m[k]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Inspect reads exe (ELF) and the loaded shared objects. If loaded is empty,
+// the DT_NEEDED entries of exe and of its direct dependencies are used instead.
+// A non-ELF exe yields the runtimes of loaded and an error wrapping ErrNotELF.
+func Inspect(exe string, loaded []string) (Facts, error) {
+	facts := Facts{Exe: exe}
+	m := found{}
+	why := make([]string, len(loaded))
+	for i, p := range loaded {
+		why[i] = "loaded " + p
+	}
+	addLibs(m, loaded, why)
+	f, err := openELF(exe)
+	if err != nil {
+		facts.Runtimes = m.list()
+		return facts, err
+	}
+	defer f.Close()
+	facts.Needed, _ = f.ImportedLibraries()
+	facts.Static = !hasInterp(f) && len(facts.Needed) == 0
+	if len(loaded) == 0 && !facts.Static {
+		addNeeded(m, f, exe, facts.Needed)
+	}
+	// Also catches runtimes linked in statically, e.g. -static-libgfortran.
+	addSymbols(m, f, exe, facts.Static)
+	facts.Runtimes = m.list()
+	return facts, nil
+}
+
+// openELF opens path as ELF; a file that is not ELF gives ErrNotELF.
+func openELF(path string) (*elf.File, error) {
+	f, err := elf.Open(path)
+	var fe *elf.FormatError
+	if errors.As(err, &fe) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotELF)
+	}
+	return f, err
+}
+
+func hasInterp(f *elf.File) bool {
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
+}
+
+// addLibs names each library; evidence[i] says how libs[i] was found.
+func addLibs(m found, libs, evidence []string) {
+	openPal := anyOpenPal(libs)
+	for i, p := range libs {
+		if k, ok := identify(p, openPal); ok {
+			m.add(k, p, evidence[i])
+		}
+	}
+}
+
+// addNeeded walks DT_NEEDED of exe and, one level deeper, of its libraries.
+func addNeeded(m found, f *elf.File, exe string, needed []string) {
+	dirs := searchDirs(f, exe)
+	var libs, why []string
+	seen := map[string]bool{}
+	visit := func(names []string, of string) {
+		for _, n := range names {
+			if !seen[n] {
+				seen[n] = true
+				libs = append(libs, cmp.Or(resolve(n, dirs), n))
+				why = append(why, "DT_NEEDED "+n+" of "+of)
+			}
+		}
+	}
+	visit(needed, exe)
+	for _, lib := range slices.Clone(libs) {
+		if strings.Contains(lib, "/") { // resolved
+			visit(libNeeded(lib), lib)
+		}
+	}
+	addLibs(m, libs, why)
+}
+
+// IdentifyLib names a shared object by its file name or soname.
+func IdentifyLib(path string) (Kind, bool) {
+	return identify(path, anyOpenPal(libNeeded(path)))
+}
+
+// identify names a library; openPal says Open MPI's support libraries are
+// present, which decides what an ambiguous libmpi.so.N belongs to.
+func identify(path string, openPal bool) (Kind, bool) {
+	b := filepath.Base(path)
+	switch {
+	case b == "libc.so.6":
+		return Stdio, true
+	case isSO(b, "libgfortran"):
+		return Gfortran, true
+	case isSO(b, "libifcore"), isSO(b, "libifport"):
+		return IntelFortran, true
+	case isSO(b, "libhdf5"):
+		return HDF5, true
+	case isSO(b, "libmpich"):
+		return MPICH, true
+	case isOpenPal(b), isSO(b, "libmpi_mpifh"), isSO(b, "libmpi_usempi"):
+		return OpenMPI, true
+	case strings.HasPrefix(b, "libmpi.so"):
+		switch {
+		case openPal || strings.HasPrefix(b, "libmpi.so.40"):
+			return OpenMPI, true
+		case strings.HasPrefix(b, "libmpi.so.12"): // MPICH ABI
+			return MPICH, true
+		}
+	}
+	return "", false
+}
+
+// isSO: name starts with prefix and is some .so file.
+func isSO(name, prefix string) bool {
+	return strings.HasPrefix(name, prefix) && strings.Contains(name[len(prefix):], ".so")
+}
+
+func isOpenPal(name string) bool {
+	return isSO(name, "libopen-pal") || isSO(name, "libopen-rte")
+}
+
+func anyOpenPal(paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return isOpenPal(filepath.Base(p)) })
+}
+
+// MPIIOComponent says which MPI-IO component the MPI runtime uses for a file
+// on fstype (as statfs names it, e.g. "lustre", "gpfs", "ext4"), and why.
+// The component decides which hints and MCA parameters matter.
+func MPIIOComponent(env []string, kind Kind, version string, fstype string) (component, why string) {
+	switch kind {
+	case MPICH:
+		return "ROMIO", "MPICH implements MPI-IO with ROMIO"
+	case OpenMPI:
+	default:
+		return "", string(kind) + " is not an MPI runtime"
+	}
+	major := leadingInt(version)
+	romio := "romio321" // Open MPI 3.x and 4.x
+	if major >= 5 {
+		romio = "romio341"
+	}
+	if v, ok := lookupEnv(env, "OMPI_MCA_io"); ok && v != "" {
+		return fromMCA(v, romio)
+	}
+	fs := strings.ToLower(fstype)
+	switch {
+	case major >= 0 && major < 2:
+		return "romio", "Open MPI " + version + " predates OMPIO as default"
+	case (fs == "lustre" || fs == "gpfs") && major < 5:
+		return romio, "ROMIO outranks OMPIO on " + fs + " in Open MPI < 5"
+	}
+	return "ompio", "Open MPI >= 2 defaults to OMPIO"
+}
+
+// fromMCA applies an OMPI_MCA_io value: a list to use or a ^list to exclude.
+func fromMCA(v, romio string) (string, string) {
+	why := "OMPI_MCA_io=" + v
+	excl, ok := strings.CutPrefix(v, "^")
+	if !ok {
+		first, _, _ := strings.Cut(v, ",")
+		return strings.TrimSpace(first), why
+	}
+	for _, c := range strings.Split(excl, ",") {
+		if strings.TrimSpace(c) == "ompio" {
+			return romio, why
+		}
+	}
+	return "ompio", why
+}
+
+func lookupEnv(env []string, key string) (string, bool) {
+	val, found := "", false
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			val, found = v, true // last one wins, as with os/exec
+		}
+	}
+	return val, found
+}
+
+// leadingInt parses the major number of "4.1.4" or "v5.0"; -1 if none.
+func leadingInt(s string) int {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
+	maj, _, _ := strings.Cut(s, ".")
+	n, err := strconv.Atoi(maj)
+	if err != nil {
+		return -1
+	}
+	return n
+}
