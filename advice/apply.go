@@ -368,8 +368,8 @@ func (a applier) stdio() Apply {
 	rt := RuntimeStdio
 	v := max(a.b, StdioBUFSIZ)
 	m := a.measured(rt, v)
-	return Apply{Runtime: rt, Setting: "setvbuf", Value: fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d);", v), Measured: m,
-		Note: fmt.Sprintf("After fopen, before the first I/O on f. glibc's default buffer is st_blksize, at most %d bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call.%s %s",
+	return Apply{Runtime: rt, Setting: "setvbuf", Value: StdioSetvbuf(v) + ";", Measured: m,
+		Note: fmt.Sprintf("After fopen, before the first I/O on f, with a buffer of the program's own (static, or malloc'd and kept until fclose): glibc ignores the size when the buffer is NULL. glibc's default buffer is st_blksize, at most %d bytes (BUFSIZ); it fills the buffer before each write(2), and an fwrite larger than the free space writes its whole buffers in one call.%s %s",
 			StdioBUFSIZ, memoryNote(v), a.provenance(rt, m)),
 		Comment: "in C, after fopen" + memoryComment(v)}
 }
@@ -529,4 +529,10 @@ func canonicalRuntime(name string) (string, error) {
 		return "", &UnknownRuntimeError{Name: strings.TrimSpace(name), Valid: ApplyRuntimes()}
 	}
 	return n, nil
+}
+
+// StdioSetvbuf is the C that gives a stream a buffer of n bytes. The
+// buffer must be the program's: glibc ignores the size of a NULL one.
+func StdioSetvbuf(n int64) string {
+	return fmt.Sprintf("static char b[%d]; setvbuf(f, b, _IOFBF, sizeof b)", n)
 }

@@ -32,7 +32,7 @@ func common(intel, stdio, hints, cray, ompio, align string) []row {
 		{"intel-fortran", "FORT_BUFFERED", "true", false},
 		{"intel-fortran", "FORT_BLOCKSIZE", intel, false},
 		{"intel-fortran", "FORT_BUFFERCOUNT", "1", false},
-		{"stdio", "setvbuf", "setvbuf(f, NULL, _IOFBF, " + stdio + ");", false},
+		{"stdio", "setvbuf", "static char b[" + stdio + "]; setvbuf(f, b, _IOFBF, sizeof b);", false},
 		{"romio", "ROMIO_HINTS", hints, false},
 		{"romio", "MPICH_MPIIO_HINTS", cray, false},
 		{"ompio", "OMPI_MCA_io_ompio_bytes_per_agg", ompio, false},

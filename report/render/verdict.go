@@ -170,7 +170,7 @@ func actionWords(d report.DefaultVerdict) string {
 func settingWords(rt, kind string, n int64) string {
 	switch {
 	case rt == advice.RuntimeStdio:
-		return fmt.Sprintf("setvbuf(f, NULL, _IOFBF, %d)", n)
+		return advice.StdioSetvbuf(n)
 	case kind == "formatted":
 		return fmt.Sprintf("export GFORTRAN_FORMATTED_BUFFER_SIZE=%d", n)
 	}

@@ -223,7 +223,7 @@ func checkWritesLine(r *report.Report, v []string, cells map[string]string) erro
 }
 
 var (
-	setLine   = regexp.MustCompile(`^(?:export GFORTRAN_(?:UN)?FORMATTED_BUFFER_SIZE=|setvbuf\(f, NULL, _IOFBF, )(\d+)`)
+	setLine   = regexp.MustCompile(`^(?:export GFORTRAN_(?:UN)?FORMATTED_BUFFER_SIZE=|static char b\[)(\d+)`)
 	keepLine  = regexp.MustCompile(`^keep the default \((\d+ [KMG]?i?B)\)( for now)?`)
 	gainQuote = regexp.MustCompile(`would gain x([0-9.]+)(?: \(([0-9.]+)-([0-9.]+)\))?`)
 	pQuote    = regexp.MustCompile(`p (?:= ([0-9.e-]+)|< 0\.001)`)

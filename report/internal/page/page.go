@@ -88,7 +88,11 @@ func ApplyLines(rows []advice.Apply, dir string) []string {
 			comment = "measured; " + comment
 		}
 		if code := commentLine(a); code != "" { // not shell: all of it a comment
-			lines = append(lines, line{code: "# " + comment + ": " + code})
+			if one := "# " + comment + ": " + code; len(one) <= maxCommentLine {
+				lines = append(lines, line{code: one})
+			} else {
+				lines = append(lines, line{code: "# " + comment + ":"}, line{code: "#   " + code})
+			}
 			continue
 		}
 		code := settingLines(dir, a)
@@ -116,6 +120,10 @@ func ApplyLines(rows []advice.Apply, dir string) []string {
 // maxAligned is the longest setting whose comment the others line up
 // with; a longer one keeps its comment two spaces after it.
 const maxAligned = 56
+
+// maxCommentLine is the widest comment line kept whole: reports wrap at
+// 100 columns, and a C call split inside would not paste.
+const maxCommentLine = 98
 
 // commentLine is a setting that is not shell, C calls and facts, as the
 // comment shows it; "" for the others.

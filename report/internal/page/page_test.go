@@ -52,7 +52,7 @@ func TestApplyLines(t *testing.T) {
 	for _, want := range []string{
 		"# libgfortran",
 		"export GFORTRAN_UNFORMATTED_BUFFER_SIZE=2097152  # measured; unformatted: converted data goes out in calls of this size",
-		"# in C, after fopen: setvbuf(f, NULL, _IOFBF, 2097152);",
+		"# in C, after fopen: static char b[2097152]; setvbuf(f, b, _IOFBF, sizeof b);",
 		"cat > romio-hints <<'EOF'",
 		"export MPICH_MPIIO_HINTS='*:striping_unit=2097152:cb_buffer_size=16777216:ind_wr_buffer_size=2097152'  # HPE Cray MPICH: the same hints",
 		"lfs setstripe -S 2097152 '/lus/my dir'           # new files in <dir>",
@@ -79,7 +79,7 @@ func TestApplyNotes(t *testing.T) {
 		"- libgfortran:\n  - `GFORTRAN_UNFORMATTED_BUFFER_SIZE=2097152`: Plain decimal bytes",
 		"- Intel Fortran, not measured through it: inferred from the write(2) sweep",
 		"  - `FORT_BUFFERED=true`: Buffer output: without it each WRITE statement goes to the file system by itself, whatever its size.\n",
-		"  - `setvbuf(f, NULL, _IOFBF, 2097152);`: After fopen",
+		"  - `static char b[2097152]; setvbuf(f, b, _IOFBF, sizeof b);`: After fopen",
 		"  - `ROMIO_HINTS file: striping_unit 2097152; cb_buffer_size 16777216; ind_wr_buffer_size 2097152`: Write these lines",
 		"  - `lfs setstripe -S 2097152`: The stripe size of new files",
 	} {
