@@ -20,6 +20,10 @@ type ProgramFacts struct {
 	// FortranExe: the executable the log names is linked with
 	// libgfortran (checked by the caller, where it can read it).
 	FortranExe bool
+	// Linked is the runtimes the program was seen to load or link (by
+	// package binary, from the executable and the shared objects its
+	// processes opened), by runtime (ApplyRuntimes), with the evidence.
+	Linked map[string]string
 }
 
 // RuntimesOf says which runtimes the inputs show the program wrote
@@ -33,6 +37,9 @@ func RuntimesOf(inputs []workload.Input, p ProgramFacts) []Evidence {
 		if why != "" && !slices.ContainsFunc(out, func(e Evidence) bool { return e.Runtime == rt }) {
 			out = append(out, Evidence{rt, why})
 		}
+	}
+	for _, rt := range ApplyRuntimes() {
+		add(rt, p.Linked[rt])
 	}
 	add(RuntimeLibgfortran, gfortranEvidence(inputs, p))
 	add(RuntimeStdio, stdioEvidence(inputs))
@@ -73,9 +80,22 @@ func gfortranEvidence(inputs []workload.Input, p ProgramFacts) string {
 		}
 	}
 	if calls == 0 {
-		return ""
+		return sequentialEvidence(inputs)
 	}
 	return fmt.Sprintf("%d write(2) calls of exactly %d bytes, libgfortran's default unformatted buffer", calls, GfortranUnformattedDefault)
+}
+
+// sequentialEvidence is libgfortran's sequential-access pattern with its
+// default buffer: calls just over half of it.
+func sequentialEvidence(inputs []workload.Input) string {
+	for _, in := range inputs {
+		for _, f := range writeLayer(in.Files) {
+			if b, ok := RecogniseGfortranDefault(f); ok && f.Module != workload.ModuleSTDIO {
+				return fmt.Sprintf("%s: %s", f.Path, b.Why)
+			}
+		}
+	}
+	return ""
 }
 
 func exactCalls(f workload.File, size int64) int64 {

@@ -16,11 +16,12 @@ import (
 // AppReport is `iobench app`: what a program's writes, read from Darshan
 // logs or strace traces, cost on a measured curve, and what to set.
 type AppReport struct {
-	Tool      Tool       `json:"tool"`
-	Command   []string   `json:"command"`
-	StartTime time.Time  `json:"start_time"`
-	Curve     *AppCurve  `json:"curve,omitempty"` // nil without --curve
-	Inputs    []AppInput `json:"inputs"`
+	Tool      Tool        `json:"tool"`
+	Command   []string    `json:"command"`
+	StartTime time.Time   `json:"start_time"`
+	Program   *AppProgram `json:"program,omitempty"` // app -- PROG: the run itself
+	Curve     *AppCurve   `json:"curve,omitempty"`   // nil without --curve
+	Inputs    []AppInput  `json:"inputs"`
 	// Estimate is all inputs together on the curve; nil without one.
 	Estimate *AppEstimate `json:"estimate,omitempty"`
 	Warnings []string     `json:"warnings,omitempty"`
@@ -130,6 +131,10 @@ type AppEstimate struct {
 	// it (0: none measured).
 	MeasuredWriteSeconds float64 `json:"measured_write_seconds"`
 	AccountsFor          float64 `json:"accounts_for,omitempty"`
+	// MeasuredBy says what measured it: Darshan's timers, which the
+	// estimate may be held against, or strace's -T, which the tracer
+	// inflates (then AccountsFor is 0).
+	MeasuredBy string `json:"measured_by,omitempty"`
 	EstimatedCalls       int64   `json:"estimated_calls"`
 	EstimatedBytes       int64   `json:"estimated_bytes"`
 	OutsideCalls         int64   `json:"outside_curve_calls"`
@@ -233,8 +238,33 @@ func NewAppReport(head AppReport, inputs []workload.Input, curve *Report, cost *
 		r.Estimate = appEstimate(cost.Total, cost.AccountsFor)
 		r.Estimate.SmallWrites = appSmall(cost.Small)
 		r.Estimate.Evidence, r.Estimate.Apply = ev, apply
+		r.Estimate.MeasuredBy = measuredBy(inputs)
+		if r.Estimate.MeasuredBy != MeasuredByDarshan {
+			r.Estimate.AccountsFor = 0 // a tracer's time is not the program's
+		}
 	}
 	return &r
+}
+
+// What measured the write time of an app report's inputs.
+const (
+	MeasuredByDarshan = "darshan"
+	MeasuredByStrace  = "strace -T" // inflated by the tracer, per call
+	MeasuredByMixed   = "darshan and strace -T"
+)
+
+func measuredBy(inputs []workload.Input) string {
+	kinds := map[string]bool{}
+	for _, in := range inputs {
+		kinds[in.Kind] = true
+	}
+	switch {
+	case kinds[workload.KindStrace] && kinds[workload.KindDarshan]:
+		return MeasuredByMixed
+	case kinds[workload.KindStrace]:
+		return MeasuredByStrace
+	}
+	return MeasuredByDarshan
 }
 
 type fileKey struct {

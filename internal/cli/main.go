@@ -114,6 +114,10 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	var pe *programExit
+	if errors.As(err, &pe) && pe.err == nil {
+		return pe.status // the program's own status: it said why itself
+	}
 	fmt.Fprintf(stderr, "iobench: %v\n", err)
 	var ue *usageError
 	switch {
@@ -121,6 +125,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitUsage
 	case errors.Is(err, iobench.ErrInterrupted):
 		return exitInterrupted
+	case errors.As(err, &pe):
+		return pe.status
 	}
 	return exitFailure
 }

@@ -147,7 +147,7 @@ func newApp(e *env) *cli.App {
 			{Name: "profiles", Usage: "list the --profile presets and what each sets", Action: profilesAction, OnUsageError: onUsage},
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 			e.runtimeCommand(onUsage),
-			appCommand(onUsage),
+			e.appCommand(onUsage),
 			e.cleanCommand(onUsage),
 			completionCommand(onUsage),
 			manCommand(onUsage),

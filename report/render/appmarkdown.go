@@ -19,6 +19,12 @@ func AppMarkdown(w io.Writer, r *report.AppReport) error {
 	if len(r.Command) > 0 {
 		p.F("\n`%s`\n", page.ShellJoin(r.Command))
 	}
+	if r.Program != nil {
+		p.F("\n")
+		for _, l := range programLines(r.Program) {
+			p.F("- %s\n", mdEscapePipes(l))
+		}
+	}
 	if r.Estimate == nil {
 		p.F("\n%s\n", noCurveWords(r))
 	} else {

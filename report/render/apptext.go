@@ -29,6 +29,21 @@ const appSizesShown = 4
 func AppText(w io.Writer, r *report.AppReport) error {
 	var p printer
 	p.F("%s\n", wrapped(appHeadline(r), 100, ""))
+	for _, w := range r.Warnings {
+		if r.Program != nil {
+			p.F("%s\n", wrapped("warning: "+w, 100, "  "))
+		}
+	}
+	if r.Program != nil {
+		p.F("\n")
+		for i, l := range programLines(r.Program) {
+			if i == 0 {
+				p.F("%s\n", wrapped(l, 100, "  "))
+			} else {
+				p.F("  %s\n", wrapped(l, 98, "    "))
+			}
+		}
+	}
 	if r.Estimate != nil {
 		p.textVerdict(r)
 	} else {
@@ -38,7 +53,9 @@ func AppText(w io.Writer, r *report.AppReport) error {
 		p.textInput(in)
 	}
 	for _, w := range r.Warnings {
-		p.F("\n%s\n", wrapped("warning: "+w, 100, "  "))
+		if r.Program == nil { // a program's are on the first screen
+			p.F("\n%s\n", wrapped("warning: "+w, 100, "  "))
+		}
 	}
 	return p.FlushTo(w)
 }
@@ -141,7 +158,9 @@ func verdictLines(r *report.AppReport) []string {
 			"sweep those sizes too (--min, --max or --sizes) to count them.",
 			e.OutsideCalls, bytesWords(e.OutsideBytes), units.FormatSize(c.MinSize), units.FormatSize(c.MaxSize)))
 	}
-	if e.MeasuredWriteSeconds > 0 && e.EstimatedCalls > 0 {
+	if w := programWords(r); w != "" {
+		out = append(out, w)
+	} else if e.MeasuredWriteSeconds > 0 && e.EstimatedCalls > 0 {
 		out = append(out, measuredWords(e))
 	}
 	if s := e.SmallWrites; s != nil && s.Flagged {
@@ -178,7 +197,13 @@ func ofOneSize(r *report.AppReport) string {
 
 // measuredWords holds the estimate against the time the logs measured.
 func measuredWords(e *report.AppEstimate) string {
-	head := fmt.Sprintf("the logs measured %s in these writes (summed over ranks)", secondsWords(e.MeasuredWriteSeconds))
+	if e.MeasuredBy == report.MeasuredByMixed {
+		return fmt.Sprintf("the inputs measured %s in these writes, part of it by strace's -T, which adds the tracer's cost to every call: the estimate is not held against it.", secondsWords(e.MeasuredWriteSeconds))
+	}
+	if e.MeasuredBy != report.MeasuredByDarshan && e.MeasuredBy != "" {
+		return fmt.Sprintf("strace's -T time of these writes is %s: the tracer adds its own cost to every call, so the estimate is not held against it (iobench app -- PROG times the program untraced).", secondsWords(e.MeasuredWriteSeconds))
+	}
+	head := fmt.Sprintf("Darshan measured %s in these writes (summed over ranks)", secondsWords(e.MeasuredWriteSeconds))
 	a := e.AccountsFor
 	switch {
 	case a >= 2:

@@ -1,0 +1,165 @@
+package advice
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/workload"
+)
+
+// Gfortran access modes, as the call sizes show them.
+const (
+	AccessSequential = "sequential"
+	AccessStream     = "stream"
+)
+
+// Behaviour is what made one file's write(2) sizes: the runtime, its
+// knob, the buffer that explains the calls, and the knob's value that
+// gives calls of a target size.
+type Behaviour struct {
+	Path    string  `json:"path"`
+	Runtime string  `json:"runtime"` // one of ApplyRuntimes
+	Knob    string  `json:"knob"`    // the setting that made the size
+	Buffer  int64   `json:"buffer"`  // bytes: the knob's value that explains the calls
+	Access  string  `json:"access,omitempty"`
+	Call    int64   `json:"call_size"` // bytes: the file's most common call size
+	Share   float64 `json:"share"`     // of the file's calls
+	Why     string  `json:"why"`
+}
+
+// KnobFor is the knob's value that makes calls of size target bytes:
+// libgfortran's sequential access flushes at just over half its buffer,
+// so a call of S needs a buffer of 2S; stream access and stdio flush the
+// whole buffer.
+func (b Behaviour) KnobFor(target int64) int64 {
+	if b.Access == AccessSequential {
+		return 2 * target
+	}
+	return target
+}
+
+// gfortranSequential is how far above half the buffer a sequential
+// flush may land: one record, which a buffer's tail can't exceed a
+// quarter of for the records that make small calls matter.
+const gfortranSequentialSlack = 4
+
+// RecogniseGfortran reads a file's calls as libgfortran's, with buffer
+// the unformatted buffer in effect (GFORTRAN_UNFORMATTED_BUFFER_SIZE, or
+// the default): calls of the whole buffer are stream access (or a
+// converted write), calls just over half of it sequential access whose
+// records end the flush. ok is false when the dominant size fits neither.
+func RecogniseGfortran(f workload.File, buffer int64) (Behaviour, bool) {
+	call, share := dominantCall(f)
+	if call <= 0 || share < 0.5 || buffer <= 0 {
+		return Behaviour{}, false
+	}
+	b := Behaviour{Path: f.Path, Runtime: RuntimeLibgfortran, Knob: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Buffer: buffer, Call: call, Share: share}
+	half := buffer / 2
+	switch {
+	case call == buffer:
+		b.Access = AccessStream
+		b.Why = fmt.Sprintf("%.0f%% of the calls are the whole %s buffer: stream access (or converted data), which flushes the buffer when full", 100*share, units.FormatSize(buffer))
+	case call >= half && call < half+half/gfortranSequentialSlack:
+		b.Access = AccessSequential
+		b.Why = fmt.Sprintf("%.0f%% of the calls are %d bytes, just over half the %s buffer: sequential access, which flushes at the end of the record that fills half the buffer", 100*share, call, units.FormatSize(buffer))
+	default:
+		return Behaviour{}, false
+	}
+	return b, true
+}
+
+// RecogniseGfortranDefault reads a file's calls as libgfortran's with
+// its default buffer, from the sizes alone (a trace or a log): only the
+// sequential pattern, calls just over 64 KiB that are not a power of
+// two, is taken as unambiguous; whole-buffer calls of 128 KiB could be
+// any program's.
+func RecogniseGfortranDefault(f workload.File) (Behaviour, bool) {
+	b, ok := RecogniseGfortran(f, GfortranUnformattedDefault)
+	if !ok || b.Access != AccessSequential || bits.OnesCount64(uint64(b.Call)) == 1 {
+		return Behaviour{}, false
+	}
+	return b, true
+}
+
+// RecogniseStdio reads a file's calls as C stdio's full-buffered
+// output: calls of its buffer, st_blksize (blksize) unless the program
+// set one.
+func RecogniseStdio(f workload.File, blksize int64) (Behaviour, bool) {
+	call, share := dominantCall(f)
+	if call <= 0 || share < 0.5 || call != blksize {
+		return Behaviour{}, false
+	}
+	return Behaviour{Path: f.Path, Runtime: RuntimeStdio, Knob: "the FILE's buffer (setvbuf with a buffer of its own)", Buffer: blksize, Call: call, Share: share,
+		Why: fmt.Sprintf("%.0f%% of the calls are %s, the file system's st_blksize: C stdio's default buffer", 100*share, units.FormatSize(blksize))}, true
+}
+
+// dominantCall is a file's most common exact call size and its share of
+// the file's calls; 0 when the sizes are not exact.
+func dominantCall(f workload.File) (int64, float64) {
+	var best, calls, total int64
+	for _, c := range f.Sizes {
+		total += c.Calls
+		if c.Exact() && c.Calls > calls {
+			best, calls = c.Low, c.Calls
+		}
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	return best, float64(calls) / float64(total)
+}
+
+// ForBehaviours fits the apply rows to what the program showed: where a
+// file's calls are libgfortran's, the one unformatted row is the value
+// that makes that access mode's calls at least size bytes (twice it for
+// sequential access), in place of the rows for every case.
+func ForBehaviours(rows []Apply, bs []Behaviour, size int64) []Apply {
+	b, ok := gfortranBehaviour(bs)
+	if !ok || size <= 0 {
+		return rows
+	}
+	row := behaviourRow(b, size)
+	out := []Apply{}
+	placed := false
+	for _, r := range rows {
+		if r.Setting != b.Knob {
+			out = append(out, r)
+		} else if !placed {
+			out, placed = append(out, row), true
+		}
+	}
+	if !placed {
+		out = append([]Apply{row}, out...)
+	}
+	return out
+}
+
+// gfortranBehaviour is the libgfortran behaviour of the file with the
+// most calls recognised as libgfortran's.
+func gfortranBehaviour(bs []Behaviour) (Behaviour, bool) {
+	for _, b := range bs {
+		if b.Runtime == RuntimeLibgfortran {
+			return b, true
+		}
+	}
+	return Behaviour{}, false
+}
+
+// behaviourRow is the unformatted buffer row for one behaviour.
+func behaviourRow(b Behaviour, size int64) Apply {
+	v := b.KnobFor(size)
+	r := Apply{Runtime: RuntimeLibgfortran, Setting: b.Knob, Value: bytesValue(max(v, b.Buffer))}
+	calls := "calls of the whole buffer"
+	if b.Access == AccessSequential {
+		calls = "calls of just over half the buffer"
+	}
+	if v <= b.Buffer {
+		r.Comment = fmt.Sprintf("this program's %s access: %s already reach %s, no change is needed", b.Access, calls, units.FormatSize(size))
+	} else {
+		r.Comment = fmt.Sprintf("this program's %s access: %s, so calls of at least %s", b.Access, calls, units.FormatSize(size))
+	}
+	r.Note = fmt.Sprintf("Plain decimal bytes. %s: %s. With this buffer the calls are at least %s, the recommended size.%s",
+		b.Path, b.Why, units.FormatSize(size), memoryNote(v))
+	return r
+}

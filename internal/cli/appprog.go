@@ -1,0 +1,335 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/binary"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/program"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
+	"github.com/iobench/iobench/workload"
+	"github.com/iobench/iobench/workload/strace"
+)
+
+// Defaults of `app -- PROG`.
+const (
+	defaultCurveTime     = time.Minute     // the quick curve's time budget
+	defaultUntracedBelow = 3 * time.Minute // traced runs shorter than this are run again untraced
+	stdinReplayLimit     = 1 << 30         // bytes of a piped stdin kept to replay
+)
+
+// programOptions are the flags of `app -- PROG` and `tune -- PROG`, read once.
+type programOptions struct {
+	argv          []string
+	curve         string
+	curveTime     time.Duration
+	untracedBelow time.Duration
+	traceOut      string
+	output        string
+	format        render.Format
+}
+
+// programArgv is the program and its arguments when the command line
+// has "--" after the command's name: then app runs the program. The raw
+// arguments decide, since flagsFirst adds a "--" before file names.
+func programArgv(c *cli.Context) ([]string, bool) {
+	raw, _ := c.App.Metadata["args"].([]string)
+	at := slices.Index(raw, c.Command.Name)
+	if at < 0 || !slices.Contains(raw[at+1:], "--") {
+		return nil, false
+	}
+	return c.Args().Slice(), true
+}
+
+// programExit is the exit status app and tune return for the program,
+// as env(1) does: the program's own, or 125-127 for iobench's failures.
+type programExit struct {
+	status int
+	err    error // printed once; nil when the program's own status says it
+}
+
+func (e *programExit) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("the program ended with status %d", e.status)
+	}
+	return e.err.Error()
+}
+
+func (e *programExit) Unwrap() error { return e.err }
+
+// asToolFailure makes a failure of iobench while it runs a program exit
+// 125, as env(1) does; usage errors and interruptions keep their codes.
+func asToolFailure(err error) error {
+	var ue *usageError
+	var pe *programExit
+	var se *program.StartError
+	switch {
+	case err == nil, errors.As(err, &ue), errors.As(err, &pe):
+		return err
+	case errors.As(err, &se):
+		return &programExit{status: se.Status, err: err}
+	case errors.Is(err, context.Canceled), errors.Is(err, iobench.ErrInterrupted):
+		return err
+	}
+	return &programExit{status: program.ExitToolFailure, err: err}
+}
+
+func programOptionsOf(c *cli.Context, argv []string) (programOptions, error) {
+	o := programOptions{argv: argv, curve: c.String("curve"), curveTime: c.Duration("curve-time"),
+		untracedBelow: c.Duration("untraced-below"), traceOut: c.String("trace"), output: c.String("output")}
+	if len(argv) == 0 {
+		return o, usagef("app --: name the program to run after --")
+	}
+	if o.curveTime <= 0 {
+		return o, usagef("--curve-time: %v is not a positive duration", o.curveTime)
+	}
+	if o.untracedBelow < 0 {
+		return o, usagef("--untraced-below: %v is negative (0: never run the program untraced)", o.untracedBelow)
+	}
+	var err error
+	if o.format, err = lookupFormat(report.CmdApp, c.String("format")); err != nil {
+		return o, err
+	}
+	for _, p := range []string{o.output, o.traceOut} {
+		if err := checkNewOutput(p); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// appProgramAction is `iobench app [flags] -- PROG ARGS...`.
+func (e *env) appProgramAction(c *cli.Context, argv []string) error {
+	o, err := programOptionsOf(c, argv)
+	if err != nil {
+		return err
+	}
+	if _, err := forFromFlags(c); err != nil {
+		return err
+	}
+	r, err := newProgramRun(c, e, o)
+	if err != nil {
+		return asToolFailure(err)
+	}
+	defer r.close()
+	rep, status, err := r.appReport(c.Context)
+	if err != nil {
+		return asToolFailure(err)
+	}
+	if err := r.writeReport(c, rep); err != nil {
+		return asToolFailure(err)
+	}
+	if status != 0 {
+		return &programExit{status: status}
+	}
+	return nil
+}
+
+// programRun is one program being run, traced and priced.
+type programRun struct {
+	o       programOptions
+	e       *env
+	c       *cli.Context
+	stderr  io.Writer
+	exe     string // argv[0] resolved
+	tmp     string // iobench's scratch: the trace, a captured stdin
+	stdin   string // the captured stdin to replay; "" when not captured
+	tty     *os.File
+	removed func()
+}
+
+func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error) {
+	exe, err := program.Resolve(o.argv[0], "", os.Getenv("PATH"))
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "iobench-app-")
+	if err != nil {
+		return nil, fmt.Errorf("scratch directory: %w", err)
+	}
+	r := &programRun{o: o, e: e, c: c, stderr: c.App.ErrWriter, exe: exe, tmp: tmp}
+	r.removed = e.cleanups.add(func() { os.RemoveAll(tmp) })
+	if err := r.captureStdin(); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *programRun) close() {
+	r.removed()
+	os.RemoveAll(r.tmp)
+}
+
+// captureStdin keeps a piped or redirected stdin so that every run reads
+// the same bytes; a terminal is passed to the first run as it is.
+func (r *programRun) captureStdin() error {
+	if st, err := os.Stdin.Stat(); err != nil || st.Mode()&os.ModeCharDevice != 0 {
+		r.tty = program.ForegroundTerminal(os.Stdin)
+		return nil
+	}
+	path, _, err := program.CaptureStdin(os.Stdin, r.tmp, stdinReplayLimit)
+	if err != nil {
+		return fmt.Errorf("standard input: %w", err)
+	}
+	r.stdin = path
+	return nil
+}
+
+// spec is one run of the program with the user's streams; quiet runs
+// (a timing run, tune's runs) send its output to /dev/null.
+func (r *programRun) spec(env []string, quiet bool) (program.Spec, func(), error) {
+	s := program.Spec{Argv: r.o.argv, Env: env}
+	closer := func() {}
+	if r.stdin != "" {
+		f, err := os.Open(r.stdin)
+		if err != nil {
+			return s, closer, err
+		}
+		s.Stdin, closer = f, func() { f.Close() }
+	} else if !quiet {
+		s.Stdin, s.Terminal = os.Stdin, r.tty
+	}
+	if !quiet {
+		s.Stdout, s.Stderr = r.c.App.Writer, r.stderr
+	}
+	return s, closer, nil
+}
+
+// observed is what one traced (or loader-watched) run showed.
+type observed struct {
+	res    program.Result
+	input  workload.Input
+	exe    string   // the executable that wrote most bytes
+	libs   []string // the shared objects its process opened
+	traced bool
+	note   string // why the writes are not known, when untraced
+}
+
+// observe runs the program once under strace, or, when strace is
+// missing or refused, with the loader's trace for its libraries alone.
+func (r *programRun) observe(ctx context.Context) (observed, error) {
+	st, err := program.FindStrace(os.Getenv("PATH"))
+	if err == nil {
+		err = program.Preflight(ctx, st)
+	}
+	if err != nil {
+		fmt.Fprintf(r.stderr, "iobench: %v\niobench: running the program untraced: its time and libraries are reported, not its writes\n", err)
+		return r.observeLoaded(ctx, err.Error())
+	}
+	out := filepath.Join(r.tmp, "trace")
+	s, done, err := r.spec(nil, false)
+	if err != nil {
+		return observed{}, err
+	}
+	defer done()
+	res, err := program.Traced(ctx, s, st, strace.RecordArgs(out))
+	if err != nil {
+		return observed{}, err
+	}
+	ob := observed{res: res, traced: true}
+	return ob, r.readTrace(out, &ob)
+}
+
+func (r *programRun) observeLoaded(ctx context.Context, why string) (observed, error) {
+	s, done, err := r.spec(nil, false)
+	if err != nil {
+		return observed{}, err
+	}
+	defer done()
+	res, loaded, err := program.RunLoaded(ctx, s, r.tmp)
+	if err != nil {
+		return observed{}, err
+	}
+	ob := observed{res: res, exe: r.exe, note: why, input: workload.Input{Path: strings.Join(r.o.argv, " "), Kind: workload.KindStrace}}
+	for _, l := range loaded {
+		ob.libs = append(ob.libs, l.Libs...)
+	}
+	return ob, nil
+}
+
+// readTrace parses the run's trace, keeping a copy where --trace says.
+func (r *programRun) readTrace(path string, ob *observed) error {
+	if r.o.traceOut != "" {
+		if err := copyNew(path, r.o.traceOut); err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading the trace: %w", err)
+	}
+	defer f.Close()
+	tr, err := strace.Parse(f)
+	if err != nil {
+		return fmt.Errorf("reading the trace: %w", err)
+	}
+	ob.input = workload.FromStrace(strings.Join(r.o.argv, " "), tr, localMounts())
+	ob.exe = r.exe
+	if p := tr.Program(); p != nil {
+		if len(p.Execs) > 0 {
+			ob.exe = p.Execs[len(p.Execs)-1]
+		}
+		ob.libs = p.Libs
+	}
+	ob.input.Exe = ob.exe
+	return nil
+}
+
+// copyNew copies src to a new file dst, refusing to replace one.
+func copyNew(src, dst string) error {
+	return report.WriteNew(dst, func(w io.Writer) error {
+		f, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	})
+}
+
+// libraries names the program's I/O runtimes from its executable and
+// the shared objects it loaded.
+func libraries(exe string, libs []string) ([]report.AppLibrary, map[string]string, []string) {
+	facts, err := binary.Inspect(exe, libs)
+	var notes []string
+	if err != nil && !errors.Is(err, binary.ErrNotELF) {
+		notes = append(notes, fmt.Sprintf("reading %s: %v", exe, err))
+	}
+	var out []report.AppLibrary
+	linked := map[string]string{}
+	for _, rt := range facts.Runtimes {
+		out = append(out, report.AppLibrary{Kind: string(rt.Kind), Lib: rt.Lib, Version: rt.Version, Evidence: rt.Evidence})
+		if name := adviceRuntime(rt.Kind); name != "" {
+			linked[name] = rt.Evidence
+		}
+	}
+	return out, linked, notes
+}
+
+// adviceRuntime is the advice's name of a runtime binary found; "" for
+// one without settings of its own there.
+func adviceRuntime(k binary.Kind) string {
+	switch k {
+	case binary.Gfortran:
+		return advice.RuntimeLibgfortran
+	case binary.IntelFortran:
+		return advice.RuntimeIntel
+	case binary.HDF5:
+		return advice.RuntimeHDF5
+	}
+	return ""
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/program"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/workload"
+)
+
+// appReport runs the program, traced, then untraced for its time when
+// the traced run was short, and prices its writes on a curve that
+// flushes as it did. status is the program's exit status.
+func (r *programRun) appReport(ctx context.Context) (*report.AppReport, int, error) {
+	ob, err := r.observe(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if ob.res.Interrupted() {
+		return nil, ob.res.Status, fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, r.o.argv[0], ob.res.Describe())
+	}
+	p := r.programRecord(ob)
+	r.timeUntraced(ctx, ob, p)
+	inputs := []workload.Input{ob.input}
+	libs, linked, notes := libraries(ob.exe, ob.libs)
+	p.Libraries, p.Notes = libs, append(p.Notes, notes...)
+	p.Behaviours = behaviours(ob.input, r.gfortranBuffer(), linked)
+	head := report.AppReport{Tool: toolInfo(), Command: commandLine(r.c), StartTime: time.Now(), Program: p}
+	unpriced := func() (*report.AppReport, int, error) {
+		return report.NewAppReport(head, inputs, nil, nil, advice.RuntimesOf(inputs, advice.ProgramFacts{Linked: linked}), nil), ob.res.Status, nil
+	}
+	if !ob.traced {
+		return unpriced()
+	}
+	curve, err := r.programCurve(ctx, ob.input, p)
+	if err != nil {
+		return nil, ob.res.Status, err
+	}
+	if curve == nil {
+		return unpriced()
+	}
+	rep := priceOn(head, inputs, curve, advice.ProgramFacts{Linked: linked})
+	rep.Warnings = append(rep.Warnings, programWarnings(p)...)
+	return rep, ob.res.Status, nil
+}
+
+// programRecord is what the report says of the run itself.
+func (r *programRun) programRecord(ob observed) *report.AppProgram {
+	p := &report.AppProgram{Argv: r.o.argv, Exe: ob.exe, Status: ob.res.Status, Outcome: ob.res.Describe(), Traced: ob.traced, TraceWhy: ob.note}
+	if ob.traced {
+		p.TracedSeconds = ob.res.Wall.Seconds()
+		p.WallBasis = "traced"
+		for _, f := range ob.input.Files {
+			p.TracedWriteSeconds += f.WriteSeconds
+		}
+	} else {
+		p.UntracedSeconds, p.WallBasis = ob.res.Wall.Seconds(), "untraced"
+	}
+	fl := workload.FlushOf([]workload.Input{ob.input})
+	p.Flush, p.FlushWhy, p.Unseen = fl.Mode, fl.Why, fl.Mapped
+	return p
+}
+
+// timeUntraced runs the program again without the tracer when the
+// traced run was short, for a wall time the tracer did not inflate. A
+// program that appends to a file it did not create would change it on
+// a second run: then the traced time stands, labelled so.
+func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.AppProgram) {
+	if !ob.traced {
+		return
+	}
+	switch why := r.untracedRefusal(ob); {
+	case why != "":
+		p.UntracedWhy = why
+		return
+	}
+	fmt.Fprintf(r.stderr, "iobench: running %s again, untraced, for its wall time (the traced run took %.3g s, under --untraced-below %v); its output goes to /dev/null\n",
+		r.o.argv[0], ob.res.Wall.Seconds(), r.o.untracedBelow)
+	s, done, err := r.spec(nil, true)
+	if err != nil {
+		p.UntracedWhy = err.Error()
+		return
+	}
+	defer done()
+	res, err := program.Run(ctx, s)
+	switch {
+	case err != nil:
+		p.UntracedWhy = err.Error()
+	case res.Status != ob.res.Status:
+		p.UntracedWhy = fmt.Sprintf("the untraced run ended otherwise (%s, traced: %s): its time is not used", res.Describe(), ob.res.Describe())
+	default:
+		p.UntracedSeconds, p.WallBasis = res.Wall.Seconds(), "untraced"
+	}
+}
+
+// untracedRefusal says why the program is not run a second time.
+func (r *programRun) untracedRefusal(ob observed) string {
+	switch {
+	case r.o.untracedBelow == 0:
+		return "--untraced-below 0: the program ran once, traced; its wall time includes the tracer's cost"
+	case ob.res.Wall >= r.o.untracedBelow:
+		return fmt.Sprintf("the traced run took %.3g s, over --untraced-below %v: the wall time includes the tracer's cost", ob.res.Wall.Seconds(), r.o.untracedBelow)
+	case r.stdin == "" && r.tty != nil:
+		return "stdin is the terminal, which a second run could not read the same: the wall time includes the tracer's cost"
+	}
+	for _, f := range ob.input.Files {
+		if slices.Contains(f.OpenFlags, "O_APPEND") && !slices.Contains(f.OpenFlags, "O_TRUNC") {
+			return fmt.Sprintf("the program appends to %s, which a second run would change: the wall time includes the tracer's cost", f.Path)
+		}
+	}
+	return ""
+}
+
+// gfortranBuffer is the unformatted buffer libgfortran used: the
+// program's environment (iobench's own), or the default.
+func (r *programRun) gfortranBuffer() int64 {
+	if v, err := strconv.ParseInt(os.Getenv("GFORTRAN_UNFORMATTED_BUFFER_SIZE"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return advice.GfortranUnformattedDefault
+}
+
+// behaviours reads each written file's call sizes as the runtime that
+// made them, among those the program loaded; stdio where the sizes are
+// st_blksize's.
+func behaviours(in workload.Input, gfortranBuf int64, linked map[string]string) []advice.Behaviour {
+	var out []advice.Behaviour
+	for _, f := range in.Files {
+		if linked[advice.RuntimeLibgfortran] != "" {
+			if b, ok := advice.RecogniseGfortran(f, gfortranBuf); ok {
+				out = append(out, b)
+				continue
+			}
+		}
+		if b, ok := advice.RecogniseStdio(f, blockSizeOf(f.Path)); ok {
+			out = append(out, b)
+			linked[advice.RuntimeStdio] = b.Why
+		}
+	}
+	return out
+}
+
+// blockSizeOf is st_blksize of the file system a file is on; 0 when it
+// cannot be read.
+func blockSizeOf(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int64(sys.Blksize)
+	}
+	return 0
+}
+
+// programWarnings are the first-screen doubts about the figures.
+func programWarnings(p *report.AppProgram) []string {
+	var out []string
+	for _, f := range p.Unseen {
+		out = append(out, fmt.Sprintf("%s is written through a shared mapping (mmap): those writes are not write(2) calls, so neither the trace nor the estimate sees them", f))
+	}
+	if c := p.Curve; c != nil && !c.Matches {
+		out = append(out, fmt.Sprintf("the curve flushes with %s, the program with %s: the estimate prices other writes than the program's and is not comparable with its time; measure a curve with the program's flush mode (leave out --curve and app measures one)", c.Flush, p.Flush))
+	}
+	return out
+}
+
+// priceOn is the report of the inputs on the curve's report.
+func priceOn(head report.AppReport, inputs []workload.Input, pc *pricedCurve, facts advice.ProgramFacts) *report.AppReport {
+	curve := pc.rep
+	cc := curve.CostCurve(runtimes.DefaultBuffer(runtimes.Stdio, curve.FS.IOBlockSize))
+	cost := advice.EstimateCost(inputs, cc)
+	ev := advice.RuntimesOf(inputs, facts)
+	var rows []advice.Apply
+	if curve.Recommendation != nil {
+		rows = advice.ApplyFor(curve.Recommendation.Apply, ev)
+		if head.Program != nil {
+			rows = advice.ForBehaviours(rows, head.Program.Behaviours, curve.Recommendation.BufferSize)
+		}
+	}
+	head.Curve = report.AppCurveOf(pc.path, curve, cc)
+	head.Warnings = curveWarnings(head.Curve, inputs)
+	return report.NewAppReport(head, inputs, curve, &cost, ev, rows)
+}
+
+// writeReport puts the report on stderr (stdout is the program's) or
+// into -o's file.
+func (r *programRun) writeReport(c *cli.Context, rep *report.AppReport) error {
+	render := func(w io.Writer) error { return r.o.format.App(w, rep) }
+	if r.o.output == "" || r.o.output == "-" {
+		return render(r.stderr)
+	}
+	if err := outputError(report.WriteNew(r.o.output, render)); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.stderr, "iobench: the report is in %s\n", r.o.output)
+	return nil
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/iobench/iobench/internal/testenv"
+)
+
+// appProgramDoc is the part of app's JSON that `app -- PROG` adds.
+type appProgramDoc struct {
+	Program struct {
+		Exe             string  `json:"exe"`
+		Status          int     `json:"status"`
+		Traced          bool    `json:"traced"`
+		WallBasis       string  `json:"wall_basis"`
+		UntracedSeconds float64 `json:"untraced_wall_seconds"`
+		Flush           string  `json:"flush"`
+		Libraries       []struct {
+			Kind string `json:"kind"`
+		} `json:"libraries"`
+		Curve struct {
+			Source  string `json:"source"`
+			Flush   string `json:"flush"`
+			Matches bool   `json:"matches"`
+		} `json:"curve"`
+	} `json:"program"`
+	Estimate struct {
+		MeasuredBy  string  `json:"measured_by"`
+		AccountsFor float64 `json:"accounts_for"`
+	} `json:"estimate"`
+}
+
+// app -- runs a script that starts dd: it reads dd, not the shell, as the
+// program, times it untraced, and prices it on a page-cache quick curve.
+func TestAppRunsTheProgram(t *testing.T) {
+	testenv.Full(t, "strace and a quick sweep")
+	testenv.Command(t, "strace")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	report := filepath.Join(t.TempDir(), "app.json")
+	stdout, stderr, code := runCLI(t, "app", "--curve-time", "3s", "--format", "json", "-o", report, "--",
+		"sh", "-c", "dd if=/dev/zero of=out.dat bs=4096 count=2048 status=none && echo done")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if stdout != "done\n" {
+		t.Errorf("stdout = %q, want the program's own output only", stdout)
+	}
+	var doc appProgramDoc
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Program
+	if filepath.Base(p.Exe) != "dd" || !p.Traced || p.WallBasis != "untraced" || p.UntracedSeconds <= 0 {
+		t.Errorf("program = %+v, want dd, traced, timed untraced", p)
+	}
+	if p.Flush != "none" || p.Curve.Source != "quick sweep" || p.Curve.Flush != "none" || !p.Curve.Matches {
+		t.Errorf("flush %q, curve %+v: want none on a matching quick curve", p.Flush, p.Curve)
+	}
+	if len(p.Libraries) == 0 || p.Libraries[len(p.Libraries)-1].Kind != "glibc stdio" {
+		t.Errorf("libraries = %+v, want glibc stdio among them", p.Libraries)
+	}
+	if doc.Estimate.MeasuredBy != "strace -T" || doc.Estimate.AccountsFor != 0 {
+		t.Errorf("estimate %+v: strace's time must not be compared", doc.Estimate)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.dat")); err != nil {
+		t.Errorf("the program's output is gone: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left in the working directory: %v, want only out.dat", ents)
+	}
+}
+
+// The program's exit status is app's, as env(1) gives it; a program
+// that cannot be found is 127.
+func TestAppReturnsTheProgramsStatus(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if _, stderr, code := runCLI(t, "app", "--untraced-below", "0", "--", "sh", "-c", "exit 3"); code != 3 {
+		t.Errorf("exit %d, want 3\n%s", code, stderr)
+	}
+	_, stderr, code := runCLI(t, "app", "--", "no-such-program-iobench")
+	if code != 127 || !strings.Contains(stderr, "no-such-program-iobench") {
+		t.Errorf("exit %d, want 127 naming the program\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,98 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/report"
+)
+
+// programLines are what `app -- PROG` saw of the program: its outcome,
+// times with their basis, libraries, flush mode, what made its call
+// sizes and where the curve came from.
+func programLines(p *report.AppProgram) []string {
+	out := []string{fmt.Sprintf("program: %s (%s)", strings.Join(p.Argv, " "), p.Outcome)}
+	if p.Exe != "" && (len(p.Argv) == 0 || p.Exe != p.Argv[0]) {
+		out = append(out, "wrote through: "+p.Exe)
+	}
+	out = append(out, "wall time: "+wallWords(p))
+	if p.Traced {
+		out = append(out, fmt.Sprintf("write time: %s by strace's -T, which adds the tracer's cost to every call: reported, not compared", secondsWords(p.TracedWriteSeconds)))
+	} else {
+		out = append(out, "writes: not traced ("+p.TraceWhy+")")
+	}
+	for _, l := range p.Libraries {
+		out = append(out, "library: "+libraryWords(l))
+	}
+	out = append(out, fmt.Sprintf("flush: %s (%s)", p.Flush, p.FlushWhy))
+	for _, b := range p.Behaviours {
+		out = append(out, fmt.Sprintf("calls: %s: %s, by %s: %s", b.Path, advice.RuntimeTitle(b.Runtime), b.Knob, b.Why))
+	}
+	if c := p.Curve; c != nil {
+		out = append(out, "curve: "+programCurveWords(c))
+	}
+	for _, n := range p.Notes {
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+func wallWords(p *report.AppProgram) string {
+	switch {
+	case p.UntracedSeconds > 0 && p.Traced:
+		return fmt.Sprintf("%s untraced, from a second run (traced: %s)", secondsWords(p.UntracedSeconds), secondsWords(p.TracedSeconds))
+	case p.UntracedSeconds > 0:
+		return secondsWords(p.UntracedSeconds) + " untraced"
+	}
+	return fmt.Sprintf("%s traced, the tracer's cost included (%s)", secondsWords(p.TracedSeconds), p.UntracedWhy)
+}
+
+func libraryWords(l report.AppLibrary) string {
+	s := l.Kind
+	if l.Version != "" {
+		s += " " + l.Version
+	}
+	return s + " (" + l.Evidence + ")"
+}
+
+func programCurveWords(c *report.AppProgramCurve) string {
+	s := c.Source
+	if c.Dir != "" {
+		s += " in " + c.Dir
+	}
+	if c.FileBytes > 0 {
+		s += fmt.Sprintf(", %s per run in %s", bytesWords(c.FileBytes), secondsWords(c.Seconds))
+	}
+	if c.Matches {
+		return s + ", flushing as the program does (" + c.Flush + ")"
+	}
+	return s + ", flushing with " + c.Flush + ", not as the program does: not comparable"
+}
+
+// programWords holds the estimate against the program's own wall time,
+// like with like: both on this machine, the curve flushing as the
+// program does, the time untraced.
+func programWords(r *report.AppReport) string {
+	p, e := r.Program, r.Estimate
+	if p == nil || e == nil || e.EstimatedCalls == 0 {
+		return ""
+	}
+	wall, basis := p.UntracedSeconds, "untraced"
+	if wall == 0 {
+		wall, basis = p.TracedSeconds, "traced, so the tracer's cost inflates it"
+	}
+	head := fmt.Sprintf("the program ran %s (%s)", secondsWords(wall), basis)
+	if p.Curve != nil && !p.Curve.Comparable {
+		return head + "; the curve does not flush as the program does, so the estimate is not held against that time."
+	}
+	if wall <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s; its writes are an estimated %.0f%% of it, and the recommended size would save an estimated %s (%.0f%% of the run)",
+		head, 100*e.SecondsNow/wall, secondsWords(e.SavingSeconds), 100*e.SavingSeconds/wall)
+	if e.SecondsNow > wall {
+		s += "; the estimate is more than the whole run: the program's writes went faster than the curve's, so take it as an upper bound"
+	}
+	return s + ". iobench tune -- PROG measures the saving on the program."
+}
