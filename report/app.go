@@ -134,11 +134,11 @@ type AppEstimate struct {
 	// MeasuredBy says what measured it: Darshan's timers, which the
 	// estimate may be held against, or strace's -T, which the tracer
 	// inflates (then AccountsFor is 0).
-	MeasuredBy string `json:"measured_by,omitempty"`
-	EstimatedCalls       int64   `json:"estimated_calls"`
-	EstimatedBytes       int64   `json:"estimated_bytes"`
-	OutsideCalls         int64   `json:"outside_curve_calls"`
-	OutsideBytes         int64   `json:"outside_curve_bytes"`
+	MeasuredBy     string `json:"measured_by,omitempty"`
+	EstimatedCalls int64  `json:"estimated_calls"`
+	EstimatedBytes int64  `json:"estimated_bytes"`
+	OutsideCalls   int64  `json:"outside_curve_calls"`
+	OutsideBytes   int64  `json:"outside_curve_bytes"`
 	// Classes are a file's write(2) calls by size as the estimate took
 	// them (for STDIO, those its buffer makes), each with its cost.
 	Classes []AppSizeClass `json:"classes,omitempty"`
