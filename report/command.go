@@ -13,4 +13,5 @@ const (
 	CmdInfo    Command = "info"
 	CmdRuntime Command = "runtime"
 	CmdApp     Command = "app"
+	CmdTune    Command = "tune"
 )

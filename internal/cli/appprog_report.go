@@ -24,12 +24,18 @@ import (
 // the traced run was short, and prices its writes on a curve that
 // flushes as it did. status is the program's exit status.
 func (r *programRun) appReport(ctx context.Context) (*report.AppReport, int, error) {
+	rep, ob, err := r.measure(ctx)
+	return rep, ob.res.Status, err
+}
+
+// measure is appReport with what the traced run observed, for tune.
+func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, error) {
 	ob, err := r.observe(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, ob, err
 	}
 	if ob.res.Interrupted() {
-		return nil, ob.res.Status, fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, r.o.argv[0], ob.res.Describe())
+		return nil, ob, fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, r.o.argv[0], ob.res.Describe())
 	}
 	p := r.programRecord(ob)
 	r.timeUntraced(ctx, ob, p)
@@ -38,22 +44,22 @@ func (r *programRun) appReport(ctx context.Context) (*report.AppReport, int, err
 	p.Libraries, p.Notes = libs, append(p.Notes, notes...)
 	p.Behaviours = behaviours(ob.input, r.gfortranBuffer(), linked)
 	head := report.AppReport{Tool: toolInfo(), Command: commandLine(r.c), StartTime: time.Now(), Program: p}
-	unpriced := func() (*report.AppReport, int, error) {
-		return report.NewAppReport(head, inputs, nil, nil, advice.RuntimesOf(inputs, advice.ProgramFacts{Linked: linked}), nil), ob.res.Status, nil
+	unpriced := func() (*report.AppReport, observed, error) {
+		return report.NewAppReport(head, inputs, nil, nil, advice.RuntimesOf(inputs, advice.ProgramFacts{Linked: linked}), nil), ob, nil
 	}
 	if !ob.traced {
 		return unpriced()
 	}
 	curve, err := r.programCurve(ctx, ob.input, p)
 	if err != nil {
-		return nil, ob.res.Status, err
+		return nil, ob, err
 	}
 	if curve == nil {
 		return unpriced()
 	}
 	rep := priceOn(head, inputs, curve, advice.ProgramFacts{Linked: linked})
 	rep.Warnings = append(rep.Warnings, programWarnings(p)...)
-	return rep, ob.res.Status, nil
+	return rep, ob, nil
 }
 
 // programRecord is what the report says of the run itself.

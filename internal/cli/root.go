@@ -148,6 +148,7 @@ func newApp(e *env) *cli.App {
 			{Name: "info", Usage: "print file system facts for --dir; writes nothing", Flags: infoFlags(), Action: infoAction, OnUsageError: onUsage},
 			e.runtimeCommand(onUsage),
 			e.appCommand(onUsage),
+			e.tuneCommand(onUsage),
 			e.cleanCommand(onUsage),
 			completionCommand(onUsage),
 			manCommand(onUsage),

@@ -110,8 +110,8 @@ func commandFixture(t *testing.T, cmd report.Command) []report.Run {
 		return []report.Run{{Name: "", Report: fixture.Info()}}
 	case report.CmdCompare:
 		return []report.Run{{Name: "ext4.json", Report: fixture.Ext4()}, {Name: "gpfs.json", Report: fixture.GPFS()}, {Name: "mpi.json", Report: fixture.MPI()}}
-	case report.CmdRuntime, report.CmdApp:
-		return nil // render gives their formats fixture.Runtime() and fixture.App()
+	case report.CmdRuntime, report.CmdApp, report.CmdTune:
+		return nil // render gives their formats fixture.Runtime(), fixture.App() and fixture.Tune()
 	}
 	t.Fatalf("no fixture for the formats of %s: add one to commandFixture", cmd)
 	return nil
@@ -128,6 +128,8 @@ func render(t *testing.T, f Format, runs []report.Run) []byte {
 		err = f.Runtime(&b, fixture.Runtime())
 	case f.App != nil:
 		err = f.App(&b, fixture.App())
+	case f.Tune != nil:
+		err = f.Tune(&b, fixture.Tune())
 	case f.Runs != nil:
 		err = f.Runs(&b, runs)
 	default:

@@ -30,9 +30,10 @@ type Format struct {
 	Ext     string // file name extension, without the dot
 	Report  Reporter
 	Runs    RunsReporter
-	Runtime RuntimeReporter    // for CmdRuntime: a RuntimeReport
-	Library LibraryReporter    // for CmdRuntime of a library (mpiio, hdf5): a LibraryReport
-	App     report.AppReporter // for CmdApp: an AppReport
+	Runtime RuntimeReporter     // for CmdRuntime: a RuntimeReport
+	Library LibraryReporter     // for CmdRuntime of a library (mpiio, hdf5): a LibraryReport
+	App     report.AppReporter  // for CmdApp: an AppReport
+	Tune    report.TuneReporter // for CmdTune: a TuneReport
 }
 
 // formats is every format of every command, in the order help and
@@ -61,6 +62,9 @@ var formats = []Format{
 	{Command: report.CmdApp, Name: "text", Ext: "txt", App: AppText},
 	{Command: report.CmdApp, Name: "json", Ext: "json", App: AppJSON},
 	{Command: report.CmdApp, Name: "markdown", Ext: "md", App: AppMarkdown},
+	{Command: report.CmdTune, Name: "text", Ext: "txt", Tune: TuneText},
+	{Command: report.CmdTune, Name: "json", Ext: "json", Tune: TuneJSON},
+	{Command: report.CmdTune, Name: "markdown", Ext: "md", Tune: TuneMarkdown},
 }
 
 // Formats returns the formats cmd offers, in order.

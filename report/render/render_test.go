@@ -21,13 +21,13 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%s, %s) = %+v, %v; want the format with its extension", f.Command, f.Name, got, err)
 		}
 		set := 0
-		for _, ok := range []bool{f.Report != nil, f.Runs != nil, f.Runtime != nil, f.App != nil} {
+		for _, ok := range []bool{f.Report != nil, f.Runs != nil, f.Runtime != nil, f.App != nil, f.Tune != nil} {
 			if ok {
 				set++
 			}
 		}
 		if set != 1 && f.Command != report.CmdPlot {
-			t.Errorf("%s %s: want exactly one of Report, Runs, Runtime and App", f.Command, f.Name)
+			t.Errorf("%s %s: want exactly one of Report, Runs, Runtime, App and Tune", f.Command, f.Name)
 		}
 	}
 	_, err := Lookup(report.CmdAnalyze, "gobench")

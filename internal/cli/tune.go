@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/urfave/cli/v2"
+
+	"github.com/iobench/iobench/hostinfo"
+	"github.com/iobench/iobench/preload"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/report/render"
+)
+
+// Defaults of tune.
+const (
+	defaultTuneLimit = 10 * time.Minute
+	defaultTuneAlpha = 0.05
+	defaultMaxSaved  = 1 << 30 // bytes of files updated in place that tune saves and restores
+)
+
+const tuneExamples = `Runs the program (-- PROG ARGS...) once as app does (traced, untraced, a quick curve) to
+find what it links and what app advises, then runs it with each candidate setting and unchanged,
+in randomised blocks after two untimed baseline runs, with the data synced outside the timing,
+until a sequential sign test (anytime-valid: its false-positive rate stays at --alpha however
+often it looks) establishes a difference or --time-limit is reached; the winner is confirmed in
+fresh blocks. One traced run per candidate checks that the setting changed the call sizes.
+Files the program creates are removed before each run, files it appends to or updates in place
+put back; the last run is a baseline run and its outputs are kept. The report goes to stderr
+(or -o); the program's output of the timed runs goes to /dev/null.
+
+   iobench tune -- ./prog input.nml                     # app's advice and its neighbours
+   iobench tune --set OMP_NUM_THREADS=1 -- ./prog       # and a setting of your own
+   iobench tune --time-limit 30m -- mpirun -np 4 ./prog # settings reach the ranks through -x
+   iobench tune --format markdown -o tune.md --anonymize -- ./prog`
+
+func (e *env) tuneCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
+	return &cli.Command{Name: "tune", Usage: "prove the advice on the program: run it with each candidate setting and unchanged until the difference is established",
+		Description: tuneExamples, ArgsUsage: "-- PROG ARGS...", Flags: tuneFlags(), Action: e.tuneAction, OnUsageError: onUsage}
+}
+
+func tuneFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "set", Usage: "also try this environment setting, NAME=VALUE (repeat for more candidates)"},
+		&cli.DurationFlag{Name: "time-limit", Value: defaultTuneLimit, Usage: "stop the timed runs after this long (the expected duration is said before they start)"},
+		&cli.Float64Flag{Name: "alpha", Value: defaultTuneAlpha, Usage: "the false-positive rate of the whole tune, screening and confirmation"},
+		&cli.Uint64Flag{Name: "seed", Usage: "seed of the run order, to replay one (0: a random seed, reported)"},
+		&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of existing files the program updates in place that tune saves and restores"},
+		&cli.StringFlag{Name: "curve", Usage: "price the program on this measured curve instead of a quick one"},
+		&cli.DurationFlag{Name: "curve-time", Value: defaultCurveTime, Usage: "without --curve: the time the quick curve may take"},
+		formatFlag(report.CmdTune, "text", "output format: %s"),
+		outputFlag("write the report to this new file (atomically) instead of stderr"),
+		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
+	}
+}
+
+// tuneOptions are tune's flags, read once.
+type tuneOptions struct {
+	prog      programOptions
+	sets      []string
+	limit     time.Duration
+	alpha     float64
+	seed      uint64
+	maxSaved  int64
+	format    render.Format
+	anonymize bool
+}
+
+func tuneOptionsOf(c *cli.Context, argv []string) (tuneOptions, error) {
+	o := tuneOptions{sets: c.StringSlice("set"), limit: c.Duration("time-limit"), alpha: c.Float64("alpha"), seed: c.Uint64("seed"), anonymize: c.Bool("anonymize")}
+	o.prog = programOptions{argv: argv, curve: c.String("curve"), curveTime: c.Duration("curve-time"), untracedBelow: defaultUntracedBelow, output: c.String("output")}
+	switch {
+	case len(argv) == 0:
+		return o, usagef("tune: name the program to run after --")
+	case o.limit <= 0:
+		return o, usagef("--time-limit: %v is not a positive duration", o.limit)
+	case !(o.alpha > 0 && o.alpha < 0.5):
+		return o, usagef("--alpha: %v must be in (0, 0.5)", o.alpha)
+	case o.prog.curveTime <= 0:
+		return o, usagef("--curve-time: %v is not a positive duration", o.prog.curveTime)
+	}
+	for _, s := range o.sets {
+		if err := setFlagValue(s); err != nil {
+			return o, err
+		}
+	}
+	saved, err := humanize.ParseBytes(c.String("max-saved"))
+	if err != nil {
+		return o, usagef("--max-saved: %q is not a size", c.String("max-saved"))
+	}
+	o.maxSaved = int64(saved)
+	if o.format, err = lookupFormat(report.CmdTune, c.String("format")); err != nil {
+		return o, err
+	}
+	if o.seed == 0 {
+		o.seed = rand.Uint64()
+	}
+	return o, checkNewOutput(o.prog.output)
+}
+
+// tuneAction is `iobench tune [flags] -- PROG ARGS...`.
+func (e *env) tuneAction(c *cli.Context) error {
+	argv, _ := programArgv(c)
+	o, err := tuneOptionsOf(c, argv)
+	if err != nil {
+		return err
+	}
+	r, err := newProgramRun(c, e, o.prog)
+	if err != nil {
+		return asToolFailure(err)
+	}
+	defer r.close()
+	t := &tuneRun{o: o, r: r, rng: rand.New(rand.NewPCG(o.seed, o.seed^0x9e3779b97f4a7c15))}
+	rep, err := t.run(c.Context)
+	if rep != nil {
+		if werr := t.write(rep); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return asToolFailure(err)
+}
+
+// newTuneReport is the report's head.
+func (t *tuneRun) newTuneReport(dir string) *report.TuneReport {
+	return &report.TuneReport{Tool: toolInfo(), Command: commandLine(t.r.c), StartTime: time.Now(), Host: hostinfo.Read(),
+		Argv: t.o.prog.argv, Dir: dir, Launcher: launcherOf(t.o.prog.argv), Alpha: t.o.alpha, Seed: t.o.seed, TimeLimit: t.o.limit.Seconds()}
+}
+
+// write renders the report to stderr or -o.
+func (t *tuneRun) write(rep *report.TuneReport) error {
+	if t.o.anonymize {
+		a, err := report.AnonymizeTune(rep, os.Getenv("USER"))
+		if err != nil {
+			return err
+		}
+		rep = a
+	}
+	render := func(w io.Writer) error { return t.o.format.Tune(w, rep) }
+	if t.o.prog.output == "" || t.o.prog.output == "-" {
+		return render(t.r.stderr)
+	}
+	if err := outputError(report.WriteNew(t.o.prog.output, render)); err != nil {
+		return err
+	}
+	fmt.Fprintf(t.r.stderr, "iobench: the tune report is in %s\n", t.o.prog.output)
+	return nil
+}
+
+// buildShim builds the stdio shim in the scratch directory, or says why
+// it cannot be used on this program.
+func (t *tuneRun) buildShim(ctx context.Context, exe string) (*preload.Shim, string) {
+	if ok, why := preload.Applicable(exe); !ok {
+		return nil, why
+	}
+	s, err := preload.Build(ctx, t.r.tmp)
+	if err != nil {
+		return nil, err.Error() + ": the stdio buffer is not tried"
+	}
+	return &s, ""
+}

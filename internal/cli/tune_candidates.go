@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/binary"
+	"github.com/iobench/iobench/preload"
+	"github.com/iobench/iobench/report"
+)
+
+// candidate is one setting tune tries on the program.
+type candidate struct {
+	name    string
+	env     []string // NAME=VALUE for the program
+	source  string   // app's advice, a neighbour of it, --set
+	advised bool     // the value app's estimate is for
+	code    []string // how to set it in the program, for the apply lines
+}
+
+// maxTuneBuffer caps the neighbours tune tries: a buffer per open file.
+const maxTuneBuffer = 256 << 20
+
+// candidates are the settings to try: for each runtime the program
+// links, app's advised value and its neighbours; then each --set. cannot
+// lists the knobs no environment reaches.
+func candidates(rep *report.AppReport, sets []string, shim *preload.Shim, shimWhy, scratch string) (out []candidate, cannot []string) {
+	p := rep.Program
+	kinds := map[string]bool{}
+	for _, l := range p.Libraries {
+		kinds[l.Kind] = true
+	}
+	if kinds[string(binary.Gfortran)] {
+		out = append(out, gfortranCandidates(rep)...)
+	}
+	if kinds[string(binary.IntelFortran)] {
+		out = append(out, intelCandidate(rep))
+	}
+	if stdioWrites(p) {
+		if shim != nil {
+			out = append(out, stdioCandidates(rep, *shim)...)
+		} else {
+			cannot = append(cannot, "C stdio: "+shimWhy)
+		}
+	}
+	if kinds[string(binary.OpenMPI)] || kinds[string(binary.MPICH)] {
+		out = append(out, mpiCandidates(rep, kinds[string(binary.OpenMPI)], scratch)...)
+	}
+	if kinds[string(binary.HDF5)] {
+		cannot = append(cannot, "HDF5: its alignment, chunk cache and metadata block size are set by the program (H5Pset_alignment, H5Pset_cache, H5Pset_meta_block_size), not from outside; tune tries the MPI-IO and stdio settings beneath it")
+	}
+	cannot = append(cannot, unreachable(p)...)
+	for _, s := range sets {
+		out = append(out, candidate{name: s, env: []string{s}, source: "--set"})
+	}
+	return dedupe(out), cannot
+}
+
+// stdioWrites says whether C stdio made the program's calls.
+func stdioWrites(p *report.AppProgram) bool {
+	return slices.ContainsFunc(p.Behaviours, func(b advice.Behaviour) bool { return b.Runtime == advice.RuntimeStdio })
+}
+
+// advisedValue is the first apply row's value for setting, parsed.
+func advisedValue(rep *report.AppReport, setting string) int64 {
+	if rep.Estimate == nil {
+		return 0
+	}
+	for _, a := range rep.Estimate.Apply {
+		if a.Setting == setting {
+			if m := firstNumber.FindString(a.Value); m != "" {
+				v, _ := strconv.ParseInt(m, 10, 64)
+				return v
+			}
+		}
+	}
+	return 0
+}
+
+var firstNumber = regexp.MustCompile(`\d+`)
+
+// neighbours are v/2, v and 2v, without the value already in effect.
+func neighbours(v, current, floor int64) []int64 {
+	var out []int64
+	for _, n := range []int64{v / 2, v, 2 * v} {
+		if n > floor && n != current && n <= maxTuneBuffer {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func gfortranCandidates(rep *report.AppReport) []candidate {
+	const knob = "GFORTRAN_UNFORMATTED_BUFFER_SIZE"
+	current := gfortranCurrent()
+	v := advisedValue(rep, knob)
+	if v == 0 {
+		v = 8 * current
+	}
+	var out []candidate
+	for _, n := range neighbours(v, current, 8192) {
+		c := candidate{name: fmt.Sprintf("%s=%d", knob, n), env: []string{fmt.Sprintf("%s=%d", knob, n)}, source: sourceOf(n == v), advised: n == v}
+		out = append(out, c)
+	}
+	return out
+}
+
+func gfortranCurrent() int64 {
+	if v, err := strconv.ParseInt(os.Getenv("GFORTRAN_UNFORMATTED_BUFFER_SIZE"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return advice.GfortranUnformattedDefault
+}
+
+func sourceOf(advised bool) string {
+	if advised {
+		return "app's advice"
+	}
+	return "a neighbour of app's advice"
+}
+
+func intelCandidate(rep *report.AppReport) candidate {
+	v := advisedValue(rep, "FORT_BLOCKSIZE")
+	if v == 0 {
+		v = 1 << 20
+	}
+	env := []string{"FORT_BUFFERED=true", fmt.Sprintf("FORT_BLOCKSIZE=%d", v), "FORT_BUFFERCOUNT=1"}
+	return candidate{name: strings.Join(env, " "), env: env, source: "app's advice", advised: true}
+}
+
+func stdioCandidates(rep *report.AppReport, shim preload.Shim) []candidate {
+	v := advisedValue(rep, "setvbuf")
+	if v == 0 {
+		v = 1 << 20
+	}
+	blksize := int64(advice.StdioBUFSIZ)
+	for _, b := range rep.Program.Behaviours {
+		if b.Runtime == advice.RuntimeStdio {
+			blksize = b.Buffer
+		}
+	}
+	var out []candidate
+	for _, n := range neighbours(v, blksize, blksize) {
+		out = append(out, candidate{name: fmt.Sprintf("stdio buffer %d (LD_PRELOAD shim)", n), env: shim.Env(nil, int64(n), ""),
+			source: sourceOf(n == v), advised: n == v, code: []string{"# in C, after fopen: " + advice.StdioSetvbuf(n) + ";"}})
+	}
+	return out
+}
+
+// mpiCandidates are the ROMIO hints of app's advice and, for Open MPI,
+// the MPI-IO component it does not use by default.
+func mpiCandidates(rep *report.AppReport, openMPI bool, scratch string) []candidate {
+	var out []candidate
+	if rep.Estimate != nil {
+		for _, a := range rep.Estimate.Apply {
+			hints := filepath.Join(scratch, "romio-hints")
+			if a.Setting == "ROMIO_HINTS" && os.WriteFile(hints, []byte(a.Value+"\n"), 0o644) == nil {
+				out = append(out, candidate{name: "ROMIO hints: " + strings.ReplaceAll(a.Value, "\n", "; "), env: []string{"ROMIO_HINTS=" + hints}, source: "app's advice", advised: true,
+					code: append(append([]string{"cat > romio-hints <<'EOF'"}, strings.Split(a.Value, "\n")...), "EOF", `export ROMIO_HINTS="$PWD/romio-hints"`)})
+			}
+			if a.Setting == advice.SettingBytesPerAgg {
+				out = append(out, candidate{name: a.Setting + "=" + a.Value, env: []string{a.Setting + "=" + a.Value}, source: "app's advice"})
+			}
+		}
+	}
+	if openMPI {
+		out = append(out, candidate{name: "OMPI_MCA_io=romio321", env: []string{"OMPI_MCA_io=romio321"}, source: "the other MPI-IO component"},
+			candidate{name: "OMPI_MCA_io=ompio", env: []string{"OMPI_MCA_io=ompio"}, source: "the other MPI-IO component"})
+	}
+	return out
+}
+
+// unreachable names the runtimes whose buffers no setting reaches.
+func unreachable(p *report.AppProgram) []string {
+	var out []string
+	base := filepath.Base(p.Exe)
+	if strings.HasPrefix(base, "python") {
+		out = append(out, "Python: a file object's buffer is open()'s buffering argument, set in the program; tune cannot set it from outside")
+	}
+	for _, l := range p.Libraries {
+		if strings.Contains(l.Lib, "libstdc++") {
+			out = append(out, "C++ streams: std::ofstream buffers in libstdc++ (rdbuf()->pubsetbuf in the program), which the stdio shim does not reach")
+		}
+	}
+	return out
+}
+
+func dedupe(cs []candidate) []candidate {
+	var out []candidate
+	for _, c := range cs {
+		if !slices.ContainsFunc(out, func(o candidate) bool { return o.name == c.name }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// setFlagValue checks one --set: NAME=VALUE with a variable's name.
+func setFlagValue(s string) error {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || !envVarName.MatchString(name) {
+		return usagef("--set: %q is not NAME=VALUE (an environment variable and its value)", s)
+	}
+	return nil
+}
+
+var envVarName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -1,0 +1,390 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/iobench/iobench/abtest"
+	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/program"
+	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/workload"
+	"github.com/iobench/iobench/workload/strace"
+)
+
+// tuneRun is one tune: the program, its candidates, their runs.
+type tuneRun struct {
+	o     tuneOptions
+	r     *programRun
+	rng   *rand.Rand
+	guard *fileGuard
+	arms  []*arm // arms[0] is the baseline
+	base  map[string]uint64
+	begin time.Time
+	rep   *report.TuneReport
+	calls callShape // the baseline's calls to its largest file
+}
+
+// arm is the baseline or one candidate, and its timed runs.
+type arm struct {
+	c        candidate
+	rec      report.TuneArm
+	seconds  []float64
+	excluded string
+}
+
+// run is the whole tune; the report holds what was measured even when
+// it fails or is interrupted.
+func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	before, complete := listTree(dir)
+	t.rep = t.newTuneReport(dir)
+	app, ob, err := t.r.measure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ob.res.Failed() {
+		return nil, &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
+	}
+	if t.guard, err = newFileGuard(dir, before, complete, ob.input.Files, t.r.tmp, t.o.maxSaved); err != nil {
+		return nil, err
+	}
+	t.rep.Files = t.guard.files
+	t.calls = shapeOf(ob.input)
+	t.setArms(ctx, app, ob.exe)
+	t.begin = time.Now()
+	err = t.measureArms(ctx, app)
+	if rerr := t.finish(ctx, err); err == nil {
+		err = rerr
+	}
+	return t.rep, err
+}
+
+// setArms makes the baseline and the candidates.
+func (t *tuneRun) setArms(ctx context.Context, app *report.AppReport, exe string) {
+	shim, why := t.buildShim(ctx, exe)
+	cs, cannot := candidates(app, t.o.sets, shim, why, t.r.tmp)
+	t.rep.Cannot = cannot
+	t.arms = []*arm{{c: candidate{name: "baseline"}}}
+	for _, c := range cs {
+		a := &arm{c: c}
+		a.rec.Estimate = estimateFor(app, c)
+		t.arms = append(t.arms, a)
+	}
+}
+
+// estimateFor is app's estimate for the advised candidate: the program's
+// untraced wall time less the estimated saving, over it.
+func estimateFor(app *report.AppReport, c candidate) *report.TuneEstimate {
+	p, e := app.Program, app.Estimate
+	if !c.advised || e == nil || p.UntracedSeconds <= 0 || p.Curve == nil || !p.Curve.Comparable {
+		return nil
+	}
+	return &report.TuneEstimate{Ratio: (p.UntracedSeconds - e.SavingSeconds) / p.UntracedSeconds, SavingSeconds: e.SavingSeconds,
+		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against the untraced run's %.3g s", p.Curve.Source, p.UntracedSeconds)}
+}
+
+// measureArms runs the warm-up pair, the traced checks, screening and
+// confirmation.
+func (t *tuneRun) measureArms(ctx context.Context, app *report.AppReport) error {
+	if len(t.arms) == 1 {
+		t.rep.Verdict = "no candidate setting: " + noCandidateWords(t.rep)
+		return nil
+	}
+	if err := t.warmUp(ctx); err != nil {
+		return err
+	}
+	if err := t.checkEffects(ctx); err != nil {
+		return err
+	}
+	t.sayExpected(app)
+	winner, err := t.screen(ctx)
+	if err != nil || winner == nil {
+		t.rep.Verdict = t.noWinnerWords()
+		return err
+	}
+	return t.confirm(ctx, winner)
+}
+
+func noCandidateWords(rep *report.TuneReport) string {
+	if len(rep.Cannot) > 0 {
+		return "the program links nothing tune can set from outside (" + strings.Join(rep.Cannot, "; ") + "); give settings of your own with --set NAME=VALUE"
+	}
+	return "the program links no runtime with a buffer tune knows (libgfortran, Intel Fortran, C stdio, MPI-IO); give settings of your own with --set NAME=VALUE"
+}
+
+// warmUp runs the baseline twice, untimed: caches warm, and whether the
+// outputs are the same bytes each time.
+func (t *tuneRun) warmUp(ctx context.Context) error {
+	var sums [2]map[string]uint64
+	for i := range sums {
+		if _, err := t.once(ctx, t.arms[0], false); err != nil {
+			return err
+		}
+		s, err := t.guard.sums()
+		if err != nil {
+			return err
+		}
+		sums[i] = s
+	}
+	t.rep.Deterministic = fmt.Sprint(sums[0]) == fmt.Sprint(sums[1])
+	if t.rep.Deterministic {
+		t.base = sums[0]
+		t.rep.Notes = append(t.rep.Notes, "the two warm-up baseline runs wrote the same bytes: every candidate's outputs are checked against them")
+	} else {
+		t.rep.Notes = append(t.rep.Notes, "the two warm-up baseline runs wrote different bytes (time stamps, random data): outputs are not compared")
+	}
+	return nil
+}
+
+// once runs one arm: files put back first, synced after, outside the
+// timing. A candidate that fails or writes other bytes is excluded.
+func (t *tuneRun) once(ctx context.Context, a *arm, timed bool) (float64, error) {
+	if err := t.guard.reset(); err != nil {
+		return 0, fmt.Errorf("putting the program's files back: %w", err)
+	}
+	if err := t.guard.syncOutputs(); err != nil {
+		return 0, err
+	}
+	s, done, err := t.r.spec(nil, true)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	s.Argv, s.Env = withSettings(t.o.prog.argv, a.c.env)
+	res, err := program.Run(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	if res.Interrupted() {
+		return 0, fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, t.o.prog.argv[0], res.Describe())
+	}
+	t.guard.syncOutputs()
+	if res.Failed() {
+		if a == t.arms[0] {
+			return 0, fmt.Errorf("tune: the unchanged program failed in a timed run (%s): its times would not compare", res.Describe())
+		}
+		a.excluded = fmt.Sprintf("the program %s with this setting", res.Describe())
+		return 0, nil
+	}
+	if err := t.checkOutputs(a); err != nil {
+		return 0, err
+	}
+	wall := res.Wall.Seconds()
+	if timed && a.excluded == "" {
+		a.seconds = append(a.seconds, wall)
+	}
+	return wall, nil
+}
+
+// checkOutputs excludes a candidate whose outputs differ from the
+// baseline's, when the baseline's are the same from run to run.
+func (t *tuneRun) checkOutputs(a *arm) error {
+	if t.base == nil || a == t.arms[0] {
+		return nil
+	}
+	got, err := t.guard.sums()
+	if err != nil {
+		return err
+	}
+	for p, want := range t.base {
+		if got[p] != want {
+			a.excluded = fmt.Sprintf("its outputs differ from the baseline's (%s)", p)
+			return nil
+		}
+	}
+	return nil
+}
+
+// withSettings is the command line and environment of a run with env
+// set: through the launcher's own flag too, so that ranks get them.
+func withSettings(argv, env []string) ([]string, []string) {
+	full := append(os.Environ(), env...)
+	if len(env) == 0 {
+		return argv, full
+	}
+	out := []string{argv[0]}
+	switch launcherOf(argv) {
+	case "mpirun":
+		for _, e := range env {
+			out = append(out, "-x", e)
+		}
+	case "mpiexec.hydra":
+		for _, e := range env {
+			name, value, _ := strings.Cut(e, "=")
+			out = append(out, "-genv", name, value)
+		}
+	case "srun":
+		out = append(out, "--export=ALL,"+strings.Join(env, ","))
+	}
+	return append(out, argv[1:]...), full
+}
+
+// launcherOf names an MPI launcher at argv[0], "" for a program.
+func launcherOf(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	switch base := filepath.Base(argv[0]); base {
+	case "mpirun", "mpiexec", "orterun", "prterun", "oshrun":
+		if real, err := filepath.EvalSymlinks(lookPath(argv[0])); err == nil && strings.Contains(filepath.Base(real), "hydra") {
+			return "mpiexec.hydra"
+		}
+		return "mpirun"
+	case "mpiexec.hydra", "mpiexec.mpich":
+		return "mpiexec.hydra"
+	case "srun":
+		return "srun"
+	}
+	return ""
+}
+
+func lookPath(name string) string {
+	if p, err := program.Resolve(name, "", os.Getenv("PATH")); err == nil {
+		return p
+	}
+	return name
+}
+
+// callShape is the calls to the program's largest file: its dominant
+// size and their number.
+type callShape struct {
+	path          string
+	size, calls   int64
+	writes, sizes int
+}
+
+func shapeOf(in workload.Input) callShape {
+	f := largestFile(in)
+	if f == nil {
+		return callShape{}
+	}
+	s := callShape{path: f.Path, calls: f.Writes, sizes: len(f.Sizes)}
+	var most int64
+	for _, c := range f.Sizes {
+		if c.Calls > most {
+			most, s.size = c.Calls, c.Low
+		}
+	}
+	return s
+}
+
+// checkEffects runs each candidate once under strace: a setting that
+// leaves the call sizes as they were had no effect and is not timed.
+func (t *tuneRun) checkEffects(ctx context.Context) error {
+	st, err := program.FindStrace(os.Getenv("PATH"))
+	if err != nil || t.calls.path == "" {
+		for _, a := range t.arms[1:] {
+			a.rec.Effect = "not checked: " + cmpOr(err, "the program wrote no regular file")
+		}
+		return nil
+	}
+	for i, a := range t.arms[1:] {
+		if a.excluded != "" {
+			continue
+		}
+		if err := t.traceArm(ctx, st, a, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpOr(err error, s string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+// traceArm is one traced run of a candidate, its calls held against
+// the baseline's.
+func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error {
+	if err := t.guard.reset(); err != nil {
+		return err
+	}
+	out := filepath.Join(t.r.tmp, fmt.Sprintf("trace-%d", i))
+	s, done, err := t.r.spec(nil, true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	s.Argv, s.Env = withSettings(t.o.prog.argv, a.c.env)
+	res, err := program.Traced(ctx, s, st, strace.RecordArgs(out))
+	if err != nil {
+		return err
+	}
+	if res.Interrupted() {
+		return fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, t.o.prog.argv[0], res.Describe())
+	}
+	defer os.Remove(out)
+	got, err := traceShape(out, t.calls.path)
+	if err != nil {
+		a.rec.Effect = "not checked: " + err.Error()
+		return nil
+	}
+	a.rec.Effect = fmt.Sprintf("the calls to %s went from %d B (%d calls) to %d B (%d calls)", t.calls.path, t.calls.size, t.calls.calls, got.size, got.calls)
+	if got.size == t.calls.size && math.Abs(float64(got.calls-t.calls.calls)) <= 0.01*float64(t.calls.calls) {
+		a.rec.NoEffect = true
+		a.rec.Effect = fmt.Sprintf("the calls to %s stayed %d B (%d calls)", t.calls.path, got.size, got.calls)
+		a.excluded = "the setting had no effect on the call sizes"
+	}
+	return nil
+}
+
+// traceShape is the calls to path in a trace file.
+func traceShape(tracePath, path string) (callShape, error) {
+	f, err := os.Open(tracePath)
+	if err != nil {
+		return callShape{}, err
+	}
+	defer f.Close()
+	tr, err := strace.Parse(f)
+	if err != nil {
+		return callShape{}, err
+	}
+	in := workload.FromStrace("", tr, nil)
+	for _, wf := range in.Files {
+		if wf.Path == path {
+			return shapeOf(workload.Input{Files: []workload.File{wf}}), nil
+		}
+	}
+	return callShape{}, errors.New("the traced run did not write " + path)
+}
+
+// timed are the arms still timed: the baseline and the candidates not
+// excluded.
+func (t *tuneRun) timed() []*arm {
+	out := []*arm{t.arms[0]}
+	for _, a := range t.arms[1:] {
+		if a.excluded == "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// sayExpected says, before the timed runs start, how long they take at
+// most.
+func (t *tuneRun) sayExpected(app *report.AppReport) {
+	per := app.Program.UntracedSeconds
+	if per <= 0 {
+		per = app.Program.TracedSeconds
+	}
+	arms := len(t.timed())
+	blocks := abtest.MaxBlocks(slices.Repeat([]float64{per}, arms), t.o.limit)
+	t.rep.ExpectedSeconds = math.Min(t.o.limit.Seconds(), float64(blocks*arms)*per)
+	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run: at most %d blocks of %d runs, about %s, within --time-limit %v\n",
+		arms-1, per, blocks, arms, (time.Duration(t.rep.ExpectedSeconds) * time.Second).String(), t.o.limit)
+}
