@@ -87,11 +87,17 @@ func RecogniseGfortranDefault(f workload.File) (Behaviour, bool) {
 // set one.
 func RecogniseStdio(f workload.File, blksize int64) (Behaviour, bool) {
 	call, share := dominantCall(f)
-	if call <= 0 || share < 0.5 || call != blksize {
+	if call <= 0 || share < 0.5 || call != blksize || positioned(f) {
 		return Behaviour{}, false
 	}
 	return Behaviour{Path: f.Path, Runtime: RuntimeStdio, Knob: "the FILE's buffer (setvbuf with a buffer of its own)", Buffer: blksize, Call: call, Share: share,
 		Why: fmt.Sprintf("%.0f%% of the calls are %s, the file system's st_blksize: C stdio's default buffer", 100*share, units.FormatSize(blksize))}, true
+}
+
+// positioned says whether a trace shows pwrite-family calls: stdio
+// writes with write(2) alone; MPI-IO and HDF5 with pwrite.
+func positioned(f workload.File) bool {
+	return f.Syscalls["pwrite64"]+f.Syscalls["pwritev"]+f.Syscalls["pwritev2"] > 0
 }
 
 // dominantCall is a file's most common exact call size and its share of

@@ -99,3 +99,15 @@ func TestForBehaviours(t *testing.T) {
 		t.Errorf("no behaviour: %d rows, want the 3 given", len(got))
 	}
 }
+
+// 4 KiB pwrite calls are a program's or MPI-IO's own, not stdio's.
+func TestRecogniseStdioNotPwrite(t *testing.T) {
+	f := callsFile(4096, 100)
+	if _, ok := RecogniseStdio(f, 4096); !ok {
+		t.Fatal("4 KiB write calls: want stdio")
+	}
+	f.Syscalls = map[string]int64{"pwrite64": 100}
+	if b, ok := RecogniseStdio(f, 4096); ok {
+		t.Errorf("4 KiB pwrite64 calls read as stdio: %+v", b)
+	}
+}

@@ -16,7 +16,7 @@ func FromStrace(path string, tr *strace.Trace, mounts []Mount) Input {
 	files := make([]File, 0, len(tr.Files))
 	for _, sf := range tr.Files {
 		f := File{Path: sf.Path, Module: ModuleStrace, Records: 1, Writes: sf.Writes, Bytes: sf.Bytes,
-			Histogram: true, WriteSeconds: sf.Seconds, Flushes: sf.Flushes, OpenFlags: sf.OpenFlags, Mapped: sf.Mapped}
+			Histogram: true, WriteSeconds: sf.Seconds, Flushes: sf.Flushes, OpenFlags: sf.OpenFlags, Mapped: sf.Mapped, Syscalls: sf.Syscalls}
 		for _, size := range slices.Sorted(maps.Keys(sf.Sizes)) {
 			f.Sizes = append(f.Sizes, SizeClass{Low: size, High: size, Calls: sf.Sizes[size]})
 		}
@@ -59,7 +59,12 @@ func unseen(tr *strace.Trace, notes []string) ([]File, []string) {
 	var mapped []File
 	for _, m := range tr.Mapped {
 		mapped = append(mapped, File{Path: m.Path, Module: ModuleStrace, Mapped: true, Flushes: map[string]int64{"msync": m.Msyncs}})
-		notes = append(notes, fmt.Sprintf("%s was mapped shared and writable: what the program stored there is not in the trace", m.Path))
+	}
+	switch n := len(tr.Mapped); {
+	case n == 1:
+		notes = append(notes, fmt.Sprintf("%s was mapped shared and writable: what the program stored there is not in the trace", tr.Mapped[0].Path))
+	case n > 1:
+		notes = append(notes, fmt.Sprintf("%d files were mapped shared and writable (%s, ...): what the program stored there is not in the trace", n, tr.Mapped[0].Path))
 	}
 	for _, name := range slices.Sorted(maps.Keys(tr.Async)) {
 		if name == "io_submit" || name == "io_uring_enter" {

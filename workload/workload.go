@@ -94,6 +94,9 @@ type File struct {
 	OpenFlags []string
 	// Mapped: written through a shared writable mapping, unseen.
 	Mapped bool
+	// Syscalls counts a trace's write calls by name (write, pwrite64,
+	// writev, ...); nil from a Darshan log.
+	Syscalls map[string]int64
 }
 
 // MeanSize is the file's bytes per write call, 0 without writes.

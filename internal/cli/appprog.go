@@ -303,7 +303,7 @@ func copyNew(src, dst string) error {
 
 // libraries names the program's I/O runtimes from its executable and
 // the shared objects it loaded.
-func libraries(exe string, libs []string) ([]report.AppLibrary, map[string]string, []string) {
+func libraries(exe string, libs []string, fstype string) ([]report.AppLibrary, map[string]string, []string) {
 	facts, err := binary.Inspect(exe, libs)
 	var notes []string
 	if err != nil && !errors.Is(err, binary.ErrNotELF) {
@@ -316,8 +316,21 @@ func libraries(exe string, libs []string) ([]report.AppLibrary, map[string]strin
 		if name := adviceRuntime(rt.Kind); name != "" {
 			linked[name] = rt.Evidence
 		}
+		if rt.Kind == binary.OpenMPI || rt.Kind == binary.MPICH {
+			component, why := binary.MPIIOComponent(os.Environ(), rt.Kind, rt.Version, fstype)
+			linked[mpiioRuntime(component)] = rt.Evidence + "; MPI-IO through " + component + ": " + why
+			out[len(out)-1].Evidence += "; MPI-IO component " + component + " (" + why + ")"
+		}
 	}
 	return out, linked, notes
+}
+
+// mpiioRuntime is the advice's name of an MPI-IO component.
+func mpiioRuntime(component string) string {
+	if component == "ompio" {
+		return advice.RuntimeOMPIO
+	}
+	return advice.RuntimeROMIO
 }
 
 // adviceRuntime is the advice's name of a runtime binary found; "" for

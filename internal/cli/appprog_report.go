@@ -40,7 +40,7 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	p := r.programRecord(ob)
 	r.timeUntraced(ctx, ob, p)
 	inputs := []workload.Input{ob.input}
-	libs, linked, notes := libraries(ob.exe, ob.libs)
+	libs, linked, notes := libraries(ob.exe, ob.libs, writtenFSType(ob.input))
 	p.Libraries, p.Notes = libs, append(p.Notes, notes...)
 	p.Behaviours = behaviours(ob.input, r.gfortranBuffer(), linked)
 	head := report.AppReport{Tool: toolInfo(), Command: commandLine(r.c), StartTime: time.Now(), Program: p}
@@ -62,6 +62,14 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	return rep, ob, nil
 }
 
+// writtenFSType is the file system type of the program's largest file.
+func writtenFSType(in workload.Input) string {
+	if f := largestFile(in); f != nil {
+		return f.FSType
+	}
+	return ""
+}
+
 // programRecord is what the report says of the run itself.
 func (r *programRun) programRecord(ob observed) *report.AppProgram {
 	p := &report.AppProgram{Argv: r.o.argv, Exe: ob.exe, Status: ob.res.Status, Outcome: ob.res.Describe(), Traced: ob.traced, TraceWhy: ob.note}
@@ -75,8 +83,22 @@ func (r *programRun) programRecord(ob observed) *report.AppProgram {
 		p.UntracedSeconds, p.WallBasis = ob.res.Wall.Seconds(), "untraced"
 	}
 	fl := workload.FlushOf([]workload.Input{ob.input})
-	p.Flush, p.FlushWhy, p.Unseen = fl.Mode, fl.Why, fl.Mapped
+	p.Flush, p.FlushWhy, p.Unseen = fl.Mode, fl.Why, dataFiles(fl.Mapped)
 	return p
+}
+
+// dataFiles are the mapped files that outlived the run as regular
+// files of some size: the program's data, not a runtime's shared
+// memory segments and locks, which are gone or tiny.
+func dataFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err == nil && st.Mode().IsRegular() && st.Size() >= 1<<20 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // timeUntraced runs the program again without the tracer when the
@@ -114,6 +136,8 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 // untracedRefusal says why the program is not run a second time.
 func (r *programRun) untracedRefusal(ob observed) string {
 	switch {
+	case ob.res.Failed():
+		return "the traced run failed (" + ob.res.Describe() + "): the program is not run again"
 	case r.o.untracedBelow == 0:
 		return "--untraced-below 0: the program ran once, traced; its wall time includes the tracer's cost"
 	case ob.res.Wall >= r.o.untracedBelow:
@@ -183,6 +207,20 @@ func programWarnings(p *report.AppProgram) []string {
 	return out
 }
 
+// significant keeps the files with at least 1% of an input's bytes: a
+// runtime's semaphore in /dev/shm does not make the curve the wrong one.
+func significant(inputs []workload.Input) []workload.Input {
+	out := slices.Clone(inputs)
+	for i, in := range out {
+		var total int64
+		for _, f := range in.Files {
+			total += f.Bytes
+		}
+		out[i].Files = slices.DeleteFunc(slices.Clone(in.Files), func(f workload.File) bool { return 100*f.Bytes < total })
+	}
+	return out
+}
+
 // priceOn is the report of the inputs on the curve's report.
 func priceOn(head report.AppReport, inputs []workload.Input, pc *pricedCurve, facts advice.ProgramFacts) *report.AppReport {
 	curve := pc.rep
@@ -197,7 +235,7 @@ func priceOn(head report.AppReport, inputs []workload.Input, pc *pricedCurve, fa
 		}
 	}
 	head.Curve = report.AppCurveOf(pc.path, curve, cc)
-	head.Warnings = curveWarnings(head.Curve, inputs)
+	head.Warnings = curveWarnings(head.Curve, significant(inputs))
 	return report.NewAppReport(head, inputs, curve, &cost, ev, rows)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/iobench/iobench/binary"
 	"github.com/iobench/iobench/preload"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/units"
 )
 
 // candidate is one setting tune tries on the program.
@@ -56,6 +57,9 @@ func candidates(rep *report.AppReport, sets []string, shim *preload.Shim, shimWh
 		cannot = append(cannot, "HDF5: its alignment, chunk cache and metadata block size are set by the program (H5Pset_alignment, H5Pset_cache, H5Pset_meta_block_size), not from outside; tune tries the MPI-IO and stdio settings beneath it")
 	}
 	cannot = append(cannot, unreachable(p)...)
+	if len(out) == 0 {
+		cannot = append(cannot, ownCalls(rep)...)
+	}
 	for _, s := range sets {
 		out = append(out, candidate{name: s, env: []string{s}, source: "--set"})
 	}
@@ -172,6 +176,27 @@ func mpiCandidates(rep *report.AppReport, openMPI bool, scratch string) []candid
 	if openMPI {
 		out = append(out, candidate{name: "OMPI_MCA_io=romio321", env: []string{"OMPI_MCA_io=romio321"}, source: "the other MPI-IO component"},
 			candidate{name: "OMPI_MCA_io=ompio", env: []string{"OMPI_MCA_io=ompio"}, source: "the other MPI-IO component"})
+	}
+	return out
+}
+
+// ownCalls says what app advises for write(2) calls no runtime made:
+// their size is in the program's code, out of any setting's reach.
+func ownCalls(rep *report.AppReport) []string {
+	if len(rep.Inputs) == 0 || rep.Curve == nil || rep.Curve.Recommended == 0 {
+		return nil
+	}
+	var out []string
+	for _, f := range rep.Inputs[0].Files {
+		if f.Writes == 0 || f.BytesWritten < 1<<20 {
+			continue
+		}
+		mean := f.MeanSize
+		if mean >= rep.Curve.Recommended {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: the program's own write(2) calls of about %d bytes: their size is in its code, which no setting reaches; app advises calls of at least %d bytes (%s)",
+			f.Path, mean, rep.Curve.Recommended, units.FormatSize(rep.Curve.Recommended)))
 	}
 	return out
 }
