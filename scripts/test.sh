@@ -26,6 +26,9 @@ fi
 
 echo "== go vet"
 go vet ./...
+# The full layer: end-to-end runs of programs, compilers, strace and the
+# documented commands (go test ./... alone is the fast layer).
+export IOBENCH_TEST_FULL=1
 # A generous binary timeout: on a loaded machine the command package's
 # end-to-end tests take several times their idle time (about 6 minutes
 # idle, 20-23 under scripts/stress-test.sh, 42-45 under two of them at

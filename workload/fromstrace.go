@@ -29,6 +29,9 @@ func FromStrace(path string, tr *strace.Trace, mounts []Mount) Input {
 	in.Modules = []Module{totals(ModuleStrace, files, len(files))}
 	in.Files = written(files)
 	in.Mapped, in.Notes = unseen(tr, in.Notes)
+	if p := tr.Program(); p != nil {
+		in.Libraries = p.Libs
+	}
 	if tr.Skipped > 0 {
 		in.Notes = append(in.Notes, fmt.Sprintf("%d of %d lines were not strace output and were skipped (first at %v)", tr.Skipped, tr.Lines, tr.SkippedAt[0]))
 	}

@@ -40,6 +40,9 @@ type Input struct {
 	Skipped []string
 	Modules []Module // totals per module, in the order POSIX, MPI-IO, STDIO, strace
 	Files   []File   // in the order of the log
+	// Libraries are the shared objects the writing program opened, as a
+	// trace shows them (its openat of libgfortran.so.5); none from Darshan.
+	Libraries []string
 	// Mapped are files written through shared writable mappings, which
 	// no write call shows (from a trace; none from a Darshan log).
 	Mapped []File

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/binary"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
@@ -102,10 +103,11 @@ func appReport(c *cli.Context, inputs []workload.Input) (*report.AppReport, erro
 		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", c.String("curve"))
 	}
 	cost := advice.EstimateCost(inputs, cc)
-	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs)})
+	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs), Linked: tracedLibraries(inputs)})
 	var rows []advice.Apply
 	if curve.Recommendation != nil {
 		rows = advice.ApplyFor(curve.Recommendation.Apply, ev)
+		rows = advice.ForBehaviours(rows, logBehaviours(inputs), curve.Recommendation.BufferSize)
 	}
 	head.Curve = report.AppCurveOf(c.String("curve"), curve, cc)
 	head.Warnings = curveWarnings(head.Curve, inputs)
@@ -266,6 +268,35 @@ func localMounts() []workload.Mount {
 
 // fortranExe says whether the executable a log names is here and linked
 // with libgfortran.
+// logBehaviours are the call patterns a log or trace shows without the
+// program: libgfortran's sequential flushes with its default buffer.
+func logBehaviours(inputs []workload.Input) []advice.Behaviour {
+	var out []advice.Behaviour
+	for _, in := range inputs {
+		for _, f := range in.Files {
+			if b, ok := advice.RecogniseGfortranDefault(f); ok && f.Module != workload.ModuleSTDIO {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// tracedLibraries names the runtimes whose shared objects a trace shows
+// the program opening.
+func tracedLibraries(inputs []workload.Input) map[string]string {
+	linked := map[string]string{}
+	for _, in := range inputs {
+		for _, lib := range in.Libraries {
+			kind, ok := binary.IdentifyLib(lib)
+			if name := adviceRuntime(kind); ok && name != "" && linked[name] == "" {
+				linked[name] = "the trace shows the program opening " + lib
+			}
+		}
+	}
+	return linked
+}
+
 func fortranExe(inputs []workload.Input) bool {
 	for _, in := range inputs {
 		exe, _, _ := strings.Cut(strings.TrimSpace(in.Exe), " ")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -270,5 +271,34 @@ func TestProgramNamedByALogIsReadOnlyIfARegularFile(t *testing.T) {
 	}
 	if !linksLibgfortran(exe) {
 		t.Error("a gfortran program was not recognised")
+	}
+}
+
+// A trace alone names libgfortran by its openat and reads the 65,592-byte
+// calls as sequential access: one row, twice the recommended size.
+func TestAppTraceOfSequentialFortran(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "trace.txt")
+	var b strings.Builder
+	b.WriteString(`7 openat(AT_FDCWD, "/lib/x86_64-linux-gnu/libgfortran.so.5", O_RDONLY|O_CLOEXEC) = 3</usr/lib/x86_64-linux-gnu/libgfortran.so.5.0.0>` + "\n")
+	b.WriteString(`7 openat(AT_FDCWD, "out.dat", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4</data/out.dat>` + "\n")
+	for range 64 {
+		b.WriteString(`7 write(4</data/out.dat>, ""..., 65592) = 65592 <0.000020>` + "\n")
+	}
+	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "app", trace, "--curve", quarterCurve(t), "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	d := decodeApp(t, out)
+	var rows []string
+	for _, a := range d.Estimate.Apply {
+		if a.Setting == "GFORTRAN_UNFORMATTED_BUFFER_SIZE" {
+			rows = append(rows, a.Value)
+		}
+	}
+	if want := strconv.FormatInt(2*d.Curve.Recommended, 10); len(rows) != 1 || rows[0] != want {
+		t.Errorf("unformatted rows %v, want one of %s (twice the recommended %d)", rows, want, d.Curve.Recommended)
 	}
 }

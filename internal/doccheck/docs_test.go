@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/iobench/iobench/internal/testenv"
 )
 
 // moduleRoot is the module's directory, from this package's.
@@ -31,9 +33,7 @@ const blockTimeout = 20 * time.Minute
 // Every block must leave its TMPDIR empty: iobench, and the commands
 // around it, clean up after themselves.
 func TestDocumentedCommandsRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the documented commands take minutes")
-	}
+	testenv.Full(t, "the documented commands, which take minutes")
 	docs, err := filepath.Glob(filepath.Join(moduleRoot, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
