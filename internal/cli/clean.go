@@ -49,7 +49,18 @@ func (e *env) cleanAction(c *cli.Context) error {
 	job := newCleaning(dir, found, c.Bool("dry-run"))
 	e.active.Store(job) // a signal names the files not removed
 	defer e.active.Store(nil)
-	return job.run(c.Context, c.App.Writer)
+	err = job.run(c.Context, c.App.Writer)
+	listSavedReports(c.App.Writer, stateDir(e.getenv))
+	return err
+}
+
+// listSavedReports names the reports a sweep saved aside when its
+// stdout failed: the user's to read and remove, so clean only lists them.
+func listSavedReports(w io.Writer, dir string) {
+	saved, _ := filepath.Glob(filepath.Join(dir, savedReportPrefix+"*"))
+	for _, p := range saved {
+		fmt.Fprintf(w, "saved report %s (a sweep whose stdout failed; remove it when read)\n", p)
+	}
 }
 
 // cleaning is a clean in progress: the leftovers it found, and those of

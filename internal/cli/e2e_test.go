@@ -294,10 +294,11 @@ func closedPipe(t *testing.T) *os.File {
 // A closed stdout and stderr (`2>&1 >/dev/null | head`) must not kill the
 // run by SIGPIPE: it finishes, removes its files and saves the report.
 func TestBrokenPipesCostNeitherFilesNorTheReport(t *testing.T) {
-	dir, cwd := t.TempDir(), t.TempDir()
+	dir, cwd, state := t.TempDir(), t.TempDir(), t.TempDir()
 	cmd := exec.Command(iobenchBin, "sweep", "--dir", dir, "--size", "1MiB", "--max", "64KiB", "--repeat", "1",
 		"--sync", "none", "--no-progress", "--format", "json")
 	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
 	cmd.Stdout, cmd.Stderr = closedPipe(t), closedPipe(t)
 	err := cmd.Run()
 	if st := cmd.ProcessState; st == nil || st.Sys().(syscall.WaitStatus).Signaled() {
@@ -309,9 +310,9 @@ func TestBrokenPipesCostNeitherFilesNorTheReport(t *testing.T) {
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("data files left: %v", left)
 	}
-	saved, _ := filepath.Glob(filepath.Join(cwd, "iobench-report-*.json"))
-	if len(saved) != 1 {
-		t.Fatalf("saved reports %v, want one in the current directory", saved)
+	saved, _ := filepath.Glob(filepath.Join(state, "iobench", "iobench-report-*.json"))
+	if len(saved) != 1 || len(dirEntries(t, cwd)) != 0 {
+		t.Fatalf("saved reports %v, in the working directory %v; want one in $XDG_STATE_HOME/iobench, none here", saved, dirEntries(t, cwd))
 	}
 	if b, err := os.ReadFile(saved[0]); err != nil || len(decodeJSON(t, string(b)).Results) != 7 {
 		t.Errorf("saved report unreadable or not 7 rows: %v", err)

@@ -28,13 +28,23 @@ func runWithStdoutClosed(t *testing.T, cwd string, args ...string) (string, int)
 // with exit 0: it is saved aside (exit 1), or the command stops before it
 // measures, naming -o; a stdout sent to /dev/null on purpose is honoured.
 func TestStdoutClosedAtStartIsNeverASilentSuccess(t *testing.T) {
-	dir, cwd := t.TempDir(), t.TempDir()
+	dir, cwd, stateHome := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("XDG_STATE_HOME", stateHome)
 	sweep := []string{"sweep", "--dir", dir, "--size", "1MiB", "--max", "64KiB", "--repeat", "1", "--sync", "none", "--no-progress"}
 
 	errOut, code := runWithStdoutClosed(t, cwd, append(sweep, "--format", "json")...)
-	saved, _ := filepath.Glob(filepath.Join(cwd, "iobench-report-*.json"))
-	if code != 1 || len(saved) != 1 || !strings.Contains(errOut, "the report is saved in") {
-		t.Errorf("json, stdout closed: exit %d, saved %v, stderr %q; want exit 1 and the report saved aside", code, saved, errOut)
+	saved, _ := filepath.Glob(filepath.Join(stateHome, "iobench", "iobench-report-*.json"))
+	if len(saved) != 1 {
+		t.Fatalf("json, stdout closed: exit %d, saved %v, stderr %q; want one report saved in $XDG_STATE_HOME/iobench", code, saved, errOut)
+	}
+	if code != 1 || !strings.Contains(errOut, "the report is saved in "+saved[0]) {
+		t.Errorf("json, stdout closed: exit %d, saved %v, stderr %q; want exit 1 and the report saved aside, named", code, saved, errOut)
+	}
+	if left := dirEntries(t, cwd); len(left) != 0 {
+		t.Errorf("the working directory got %v: a saved report belongs in $XDG_STATE_HOME", left)
+	}
+	if out, _, _ := runCLI(t, "clean", "--dir", dir, "--dry-run"); !strings.Contains(out, "saved report "+saved[0]) {
+		t.Errorf("clean does not list the saved report:\n%s", out)
 	}
 	errOut, code = runWithStdoutClosed(t, cwd, sweep...)
 	if code != 1 || !strings.Contains(errOut, "stdout is closed") || !strings.Contains(errOut, "-o FILE") {

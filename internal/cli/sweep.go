@@ -423,12 +423,17 @@ func (j *sweepJob) write(headerDone bool) error {
 }
 
 // saveAside keeps the report when stdout failed (a closed pipe, a full
-// disk): in a new file in the current directory, else the temp directory.
+// disk): in a new file where a user's state belongs (stateDir), else the
+// temp directory; never the working directory, which may be a checkout.
 func (j *sweepJob) saveAside() error {
 	format, _ := render.Lookup(report.CmdSweep, j.format) // checked in checkFlags
-	name := fmt.Sprintf("iobench-report-%s-%d.%s", j.rep.StartTime.Format("20060102-150405"), os.Getpid(), format.Ext)
+	name := fmt.Sprintf("%s%s-%d.%s", savedReportPrefix, j.rep.StartTime.Format("20060102-150405"), os.Getpid(), format.Ext)
 	var errs []error
-	for _, dir := range []string{".", os.TempDir()} {
+	for _, dir := range []string{stateDir(j.env.getenv), os.TempDir()} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		path := filepath.Join(dir, name)
 		err := report.WriteNewFile(path, j.reporter, j.shown())
 		if err == nil {
@@ -439,4 +444,20 @@ func (j *sweepJob) saveAside() error {
 		errs = append(errs, err)
 	}
 	return fmt.Errorf("could not save the report aside either: %w", errors.Join(errs...))
+}
+
+// savedReportPrefix names the reports saveAside keeps, for clean.
+const savedReportPrefix = "iobench-report-"
+
+// stateDir is where iobench keeps what it saves for the user:
+// $XDG_STATE_HOME/iobench, else ~/.local/state/iobench.
+func stateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "iobench")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".local", "state", "iobench")
 }
