@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -17,6 +18,7 @@ import (
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/mpi/cluster"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/units"
 )
 
 // mpiJob is the cluster as the sweep command sees it: errors in flag
@@ -76,7 +78,7 @@ func agreedSettings(c *cli.Context) []cluster.Setting {
 	var out []cluster.Setting
 	for _, s := range sweepSettings() {
 		if !perRankFlags[s.name()] {
-			out = append(out, cluster.Setting{Name: "--" + s.name(), Value: flagText(c, s.flag)})
+			out = append(out, agreedSetting(c, s.flag))
 		}
 	}
 	return out
@@ -88,10 +90,35 @@ func commandSettings(c *cli.Context) []cluster.Setting {
 	var out []cluster.Setting
 	for _, f := range c.Command.Flags {
 		if name := f.Names()[0]; !perRankFlags[name] {
-			out = append(out, cluster.Setting{Name: "--" + name, Value: flagText(c, f)})
+			out = append(out, agreedSetting(c, f))
 		}
 	}
 	return out
+}
+
+// agreedSetting is a flag's value as typed and as parsed: sizes in
+// bytes, durations in nanoseconds, numbers in one spelling, element by
+// element of a list, so that --size 8MiB and --size 8388608 agree.
+func agreedSetting(c *cli.Context, f cli.Flag) cluster.Setting {
+	text := flagText(c, f)
+	return cluster.Setting{Name: "--" + f.Names()[0], Value: text, Canon: canonicalValue(text)}
+}
+
+func canonicalValue(text string) string {
+	parts := strings.Split(text, ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if d, err := time.ParseDuration(p); err == nil && p != "0" {
+			parts[i] = strconv.FormatInt(int64(d), 10) + "ns"
+		} else if v, err := strconv.ParseFloat(p, 64); err == nil {
+			parts[i] = strconv.FormatFloat(v, 'f', -1, 64)
+		} else if n, err := units.ParseBytes(p); err == nil {
+			parts[i] = strconv.FormatInt(n, 10)
+		} else {
+			parts[i] = p
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // flagText is f's value on the command line, or its default.

@@ -62,7 +62,7 @@ func sweepProtocol(t testing.TB, c Collective, hosts []string) (*Cluster, *ioben
 		return nil, nil, nil
 	}
 	cfg := scaleConfig()
-	err = cl.Agree(cl.SameSettings([]Setting{{"--format", "json"}, {"--shared-file", "false"}}))
+	err = cl.Agree(cl.SameSettings([]Setting{{Name: "--format", Value: "json"}, {Name: "--shared-file", Value: "false"}}))
 	if err == nil {
 		_, _, err = cl.Configure(&cfg, Files{})
 	}

@@ -11,7 +11,19 @@ import (
 // says of all ranks.
 type Setting struct {
 	Name  string `json:"name"`
-	Value string `json:"value"`
+	Value string `json:"value"` // as typed, for messages
+	// Canon is the value parsed and printed one way ("8MiB" and
+	// "8388608" alike), compared in place of Value when both ranks
+	// give one.
+	Canon string `json:"canon,omitempty"`
+}
+
+// key is what two ranks' values are compared by.
+func (s Setting) key() string {
+	if s.Canon != "" {
+		return s.Canon
+	}
+	return s.Value
 }
 
 // SettingDiff is a setting in which a rank differs from rank 0.
@@ -62,10 +74,10 @@ const notGiven = "(none)"
 // diffSettings lists, in rank 0's order and then this rank's, the
 // settings whose values differ or that only one side has.
 func diffSettings(mine, rank0 []Setting) []SettingDiff {
-	values := func(list []Setting) map[string]string {
-		m := make(map[string]string, len(list))
+	values := func(list []Setting) map[string]Setting {
+		m := make(map[string]Setting, len(list))
 		for _, s := range list {
-			m[s.Name] = s.Value
+			m[s.Name] = s
 		}
 		return m
 	}
@@ -74,10 +86,9 @@ func diffSettings(mine, rank0 []Setting) []SettingDiff {
 	for _, s := range rank0 {
 		v, ok := my[s.Name]
 		if !ok {
-			v = notGiven
-		}
-		if v != s.Value {
-			out = append(out, SettingDiff{Name: s.Name, Mine: v, Rank0: s.Value})
+			out = append(out, SettingDiff{Name: s.Name, Mine: notGiven, Rank0: s.Value})
+		} else if v.key() != s.key() {
+			out = append(out, SettingDiff{Name: s.Name, Mine: v.Value, Rank0: s.Value})
 		}
 	}
 	for _, s := range mine {

@@ -12,9 +12,9 @@ import (
 func TestSameSettings(t *testing.T) {
 	type got struct{ local, agreed error }
 	results := joinAll(t, threeHosts, func(cl *Cluster) got {
-		mine := []Setting{{"--format", "text"}, {"--fsync", "false"}}
+		mine := []Setting{{Name: "--format", Value: "text"}, {Name: "--fsync", Value: "false"}}
 		if cl.Rank() == 2 {
-			mine = []Setting{{"--fsync", "true"}, {"--format", "text"}, {"--shared-file", "true"}}
+			mine = []Setting{{Name: "--fsync", Value: "true"}, {Name: "--format", Value: "text"}, {Name: "--shared-file", Value: "true"}}
 		}
 		local := cl.SameSettings(mine)
 		return got{local, cl.Agree(local)}
@@ -39,10 +39,32 @@ func TestSameSettings(t *testing.T) {
 
 func TestSameSettingsAgree(t *testing.T) {
 	for rank, err := range joinAll(t, threeHosts, func(cl *Cluster) error {
-		return cl.SameSettings([]Setting{{"--api", "mpiio"}, {"-o", ""}})
+		return cl.SameSettings([]Setting{{Name: "--api", Value: "mpiio"}, {Name: "-o", Value: ""}})
 	}) {
 		if err != nil {
 			t.Errorf("rank %d: %v", rank, err)
 		}
+	}
+}
+
+// Values that parse alike agree whatever their spelling: ranks compare
+// the parsed settings; a real difference is still named as typed.
+func TestSameSettingsCompareParsed(t *testing.T) {
+	results := joinAll(t, threeHosts, func(cl *Cluster) error {
+		mine := []Setting{{Name: "--size", Value: "8MiB", Canon: "8388608"}, {Name: "--max", Value: "1MiB", Canon: "1048576"}}
+		if cl.Rank() == 1 {
+			mine[0] = Setting{Name: "--size", Value: "8388608", Canon: "8388608"}
+		}
+		if cl.Rank() == 2 {
+			mine[1] = Setting{Name: "--max", Value: "2MiB", Canon: "2097152"}
+		}
+		return cl.SameSettings(mine)
+	})
+	if results[0] != nil || results[1] != nil {
+		t.Errorf("ranks 0 and 1 (8MiB, 8388608): %v, %v; want agreement", results[0], results[1])
+	}
+	want := `given other values than rank 0: --max "2MiB" (rank 0: "1MiB"); every rank must be given the same`
+	if results[2] == nil || results[2].Error() != want {
+		t.Errorf("rank 2: %v\nwant %s", results[2], want)
 	}
 }
