@@ -85,3 +85,15 @@ func TestMPIRanksGivenOtherFlagsStopAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// The same size in another spelling is the same setting: ranks given
+// --size 8388608 against rank 0's 8MiB run the sweep together.
+func TestMPIRanksCompareParsedSettings(t *testing.T) {
+	bin := mpiBinary(t)
+	dir := t.TempDir()
+	common := []string{"sweep", "--dir", dir, "--size", "8MiB", "--max", "1MiB", "--repeat", "1", "--no-progress", "--profile", "generic", "--sync", "none"}
+	r := mpirun(t, oddRankArgs(bin, common, withFlag(withFlag(common, "--size", "8388608"), "--max", "1024KiB"), 2)...)
+	if r.code != 0 || strings.Contains(r.stderr, "given other values") {
+		t.Errorf("--size 8388608 --max 1024KiB against 8MiB, 1MiB: exit %d; want the sweep to run:\n%s", r.code, r.stderr)
+	}
+}
