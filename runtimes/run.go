@@ -152,6 +152,9 @@ func (w *Writer) Run(ctx context.Context, j Job) (Measurement, error) {
 	if err == nil {
 		err = checkErr
 	}
+	if err != nil && created && removeErr == nil && ctx.Err() == nil {
+		err = fmt.Errorf("%w; its data file was removed", err)
+	}
 	return m, errors.Join(err, removeErr)
 }
 

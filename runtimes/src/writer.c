@@ -26,9 +26,12 @@
 
 #define SWAP_CHUNK 512
 
+static const char *data_path = "";
+
+/* fail names the data file, the step and errno's text. */
 static void fail(int status, const char *what)
 {
-	fprintf(stderr, "%s: %s\n", what, errno ? strerror(errno) : "failed");
+	fprintf(stderr, "%s: %s: %s\n", data_path, what, errno ? strerror(errno) : "failed");
 	exit(status);
 }
 
@@ -74,6 +77,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC and SWAP 0 or 1\n");
 		return 64;
 	}
+	data_path = argv[1];
 	double *p = malloc(n * sizeof *p);
 	char *buf = bufsize ? malloc(bufsize) : NULL;
 	if (!p || (bufsize && !buf))
@@ -86,7 +90,7 @@ int main(int argc, char **argv)
 	int64_t t0 = now_ns();
 	int fd = open(argv[1], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
-		fail(65, argv[1]);
+		fail(65, "open");
 	FILE *f = fdopen(fd, "w");
 	if (!f)
 		fail(4, "fdopen");
