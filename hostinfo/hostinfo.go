@@ -20,7 +20,12 @@ type Host struct {
 	CPUs              int    `json:"cpus"`      // runtime.NumCPU(): CPUs this process may use
 	MemTotalBytes     uint64 `json:"mem_total_bytes"`
 	MemAvailableBytes uint64 `json:"mem_available_bytes"`
-	GoVersion         string `json:"go_version"`
+	// CgroupLimitBytes is the memory limit of the process's cgroup
+	// (memory.max, memory.limit_in_bytes), 0 for none; CgroupUsageBytes
+	// what the cgroup used at start.
+	CgroupLimitBytes uint64 `json:"cgroup_memory_limit_bytes,omitempty"`
+	CgroupUsageBytes uint64 `json:"cgroup_memory_usage_bytes,omitempty"`
+	GoVersion        string `json:"go_version"`
 }
 
 // MemInfo holds the /proc/meminfo lines hostinfo uses, in bytes. A line
@@ -34,7 +39,9 @@ type MemInfo struct {
 // Read describes this machine, reading /proc. It never fails: facts it
 // cannot read are left empty or zero.
 func Read() Host {
-	return ReadWithProc("/proc")
+	h := ReadWithProc("/proc")
+	h.CgroupLimitBytes, h.CgroupUsageBytes = cgroupMemory("/proc", "/sys")
+	return h
 }
 
 // ReadWithProc is Read with cpuinfo and meminfo read under procRoot.

@@ -348,7 +348,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 func (j *runtimeJob) preflight() error {
 	cfg := j.sweep.cfg
 	cfg.Dir, cfg.Sizes, cfg.Auto, cfg.Repeat, cfg.TimeBudget = j.info.ResolvedDir, []int64{min(largeBuffer, cfg.TotalBytes())}, false, 1, 0
-	return inFlagWords(iobench.Preflight(cfg, j.info, j.rep.Host.MemAvailableBytes))
+	return inFlagWords(iobench.Preflight(cfg, j.info, memoryPerRank(j.rep.Host, os.Getenv)))
 }
 
 // prediction is the write(2) sweep the runtime is held against: --from,

@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
@@ -269,8 +271,43 @@ func (j *sweepJob) agree(err error) error {
 	return j.cl.Agree(err)
 }
 
+// memoryPerRank is the memory one process may take: what the host and
+// its cgroup (a Slurm job's memory.max) leave, shared by the ranks the
+// launcher put on this node.
+func memoryPerRank(h hostinfo.Host, getenv func(string) string) uint64 {
+	return h.UsableMemory() / uint64(localRanks(getenv))
+}
+
+// memoryWords says where memoryPerRank's figure comes from.
+func memoryWords(h hostinfo.Host, getenv func(string) string) string {
+	s := fmt.Sprintf("%s available", humanize.IBytes(h.MemAvailableBytes))
+	if h.CgroupLimitBytes > 0 {
+		s += fmt.Sprintf(", the cgroup's limit %s with %s used", humanize.IBytes(h.CgroupLimitBytes), humanize.IBytes(h.CgroupUsageBytes))
+	}
+	if n := localRanks(getenv); n > 1 {
+		s += fmt.Sprintf(", shared by %d ranks on this node", n)
+	}
+	return s
+}
+
+// localRanks is how many ranks of the job run on this node, from the
+// launcher's environment (Open MPI, MPICH and Intel MPI, Slurm); 1 when
+// none says.
+func localRanks(getenv func(string) string) int {
+	for _, name := range []string{"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"} {
+		if n, err := strconv.Atoi(getenv(name)); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
 func (j *sweepJob) preflight() error {
-	err := inFlagWords(iobench.Preflight(j.cfg, j.rep.FS, j.rep.Host.MemAvailableBytes))
+	mem := memoryPerRank(j.rep.Host, j.env.getenv)
+	err := inFlagWords(iobench.Preflight(j.cfg, j.rep.FS, mem))
+	if err != nil && (j.rep.Host.CgroupLimitBytes > 0 || localRanks(j.env.getenv) > 1) {
+		err = fmt.Errorf("%w (%s)", err, memoryWords(j.rep.Host, j.env.getenv))
+	}
 	if j.cl != nil { // a collective call: every rank makes it, failed or not
 		err = errors.Join(err, j.cl.samePlan(j.cfg))
 	}
