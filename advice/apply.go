@@ -51,14 +51,16 @@ var runtimeAliases = map[string]string{
 // already gives calls on the plateau, and a smaller value would only cost
 // throughput where the curve is not yet flat.
 const (
-	fortBlockDefault     = 128 << 10 // Intel Fortran BLOCKSIZE (OPEN: BLOCKSIZE specifier)
-	romioCBDefault       = 16 << 20  // ROMIO cb_buffer_size
-	romioIndWrDefault    = 512 << 10 // ROMIO ind_wr_buffer_size
-	ompioBytesPerAgg     = 32 << 20  // io_ompio_bytes_per_agg (ompi_info, Open MPI 4.1)
-	lustreStripeDefault  = 1 << 20   // lfs setstripe's default stripe size
-	lustreStripeMultiple = 64 << 10  // lfs setstripe -S takes multiples of 64 KiB
-	intelBlockMultiple   = 512       // FORT_BLOCKSIZE is rounded up to 512 bytes
-	bigBuffer            = 4 << 20   // from here a per-unit memory note is worth giving
+	fortBlockDefault  = 128 << 10 // Intel Fortran BLOCKSIZE (OPEN: BLOCKSIZE specifier)
+	romioCBDefault    = 16 << 20  // ROMIO cb_buffer_size
+	romioIndWrDefault = 512 << 10 // ROMIO ind_wr_buffer_size
+	ompioBytesPerAgg  = 32 << 20  // io_ompio_bytes_per_agg (ompi_info, Open MPI 4.1)
+	// OMPIOBytesPerAggDefault is that default, for callers that skip it.
+	OMPIOBytesPerAggDefault = ompioBytesPerAgg
+	lustreStripeDefault     = 1 << 20  // lfs setstripe's default stripe size
+	lustreStripeMultiple    = 64 << 10 // lfs setstripe -S takes multiples of 64 KiB
+	intelBlockMultiple      = 512      // FORT_BLOCKSIZE is rounded up to 512 bytes
+	bigBuffer               = 4 << 20  // from here a per-unit memory note is worth giving
 )
 
 // Apply is one setting that applies the recommendation in one runtime.

@@ -168,7 +168,7 @@ func mpiCandidates(rep *report.AppReport, openMPI bool, scratch string) []candid
 				out = append(out, candidate{name: "ROMIO hints: " + strings.ReplaceAll(a.Value, "\n", "; "), env: []string{"ROMIO_HINTS=" + hints}, source: "app's advice", advised: true,
 					code: append(append([]string{"cat > romio-hints <<'EOF'"}, strings.Split(a.Value, "\n")...), "EOF", `export ROMIO_HINTS="$PWD/romio-hints"`)})
 			}
-			if a.Setting == advice.SettingBytesPerAgg {
+			if a.Setting == advice.SettingBytesPerAgg && a.Value != strconv.Itoa(advice.OMPIOBytesPerAggDefault) {
 				out = append(out, candidate{name: a.Setting + "=" + a.Value, env: []string{a.Setting + "=" + a.Value}, source: "app's advice"})
 			}
 		}
