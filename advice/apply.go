@@ -289,7 +289,7 @@ func (a applier) libgfortran() []Apply {
 	// An undecided default is kept too: no gain over it is shown yet.
 	undecided := !enough && a.f.DefaultVerdict == VerdictUndecided
 	conv := Apply{Runtime: rt, Setting: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Value: bytesValue(a.b), Measured: a.measured(rt, a.b)}
-	conv.Note = plain + "With -fconvert=big-endian or GFORTRAN_CONVERT_UNIT every write(2) is this size; a native array write larger than half the buffer bypasses it and goes out in one call."
+	conv.Note = plain + "With -fconvert=big-endian or GFORTRAN_CONVERT_UNIT, stream access goes out in write(2) calls of this size (sequential records, converted or not, in calls of just over half of it); a native array write larger than half the buffer bypasses it and goes out in one call."
 	conv.Comment = "unformatted: converted data goes out in calls of this size"
 	switch {
 	case enough:
