@@ -39,7 +39,7 @@ func (e *env) cleanAction(c *cli.Context) error {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
 	dir := c.String("dir")
-	if _, err := statDir(dir); err != nil {
+	if _, err := statDir(c, dir); err != nil {
 		return err
 	}
 	found, err := iobench.FindLeftovers(dir)

@@ -22,7 +22,7 @@ func infoAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	info, err := statDir(c.String("dir"))
+	info, err := statDir(c, c.String("dir"))
 	if err != nil {
 		return err
 	}

@@ -47,10 +47,28 @@ func Main() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go handleSignals(cancel, e)
 	err = e.joinToStop(run(ctx, e, os.Args))
-	code := exitCode(afterSignal(ctx, err), e.stderr)
+	code := signalCode(ctx, exitCode(afterSignal(ctx, err), e.stderr))
 	if err := w.Finalize(); err != nil && code == exitOK {
 		fmt.Fprintf(e.stderr, "iobench: %v\n", err)
 		code = exitFailure
+	}
+	return code
+}
+
+// signalCause is the cancellation of a run by a signal.
+type signalCause struct{ sig os.Signal }
+
+func (s signalCause) Error() string { return fmt.Sprintf("received %v", s.sig) }
+
+// exitTerminated is the exit of a run SIGTERM stopped, as a shell gives
+// it (128+15): a batch system's kill, told apart from Ctrl-C's 130.
+const exitTerminated = 143
+
+// signalCode makes an interruption by SIGTERM exit 143.
+func signalCode(ctx context.Context, code int) int {
+	var sc signalCause
+	if code == exitInterrupted && errors.As(context.Cause(ctx), &sc) && sc.sig == syscall.SIGTERM {
+		return exitTerminated
 	}
 	return code
 }
@@ -66,7 +84,7 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 		signal.Notify(sigs, syscall.SIGHUP)
 	}
 	sig := <-sigs
-	cancel(fmt.Errorf("received %v", sig))
+	cancel(signalCause{sig})
 	r := e.active.Load()
 	if r != nil {
 		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting())

@@ -153,7 +153,7 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, readPlan func(*runt
 	if err := readPlan(j, c); err != nil {
 		return nil, asUsage(err)
 	}
-	if j.info, err = statDir(j.cfg.Dir); err != nil {
+	if j.info, err = statDir(c, j.cfg.Dir); err != nil {
 		return nil, err
 	}
 	if j.from != "" {

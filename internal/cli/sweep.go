@@ -99,7 +99,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if j.applyFor, err = forFromFlags(c); err != nil {
 		return nil, err
 	}
-	info, err := statDir(cfg.Dir)
+	info, err := statDir(c, cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -199,8 +199,8 @@ func checkFraction(f float64) error {
 
 // statDir reads the file system facts; a missing --dir or a file is bad
 // input, anything else a runtime failure.
-func statDir(dir string) (fsinfo.Info, error) {
-	info, err := fsinfo.Stat(dir)
+func statDir(c *cli.Context, dir string) (fsinfo.Info, error) {
+	info, err := statWaiting(c.Context, c.App.ErrWriter, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return info, usagef("--dir: %q does not exist", dir)
 	}
@@ -217,6 +217,49 @@ func statDir(dir string) (fsinfo.Info, error) {
 		return info, fmt.Errorf("--dir: %w", err)
 	}
 	return info, nil
+}
+
+// statWaitNotice is how long a statfs may take before the command says
+// what it waits for: a dead NFS or GPFS server makes it hang.
+const statWaitNotice = time.Second
+
+// statWaiting is fsinfo.Stat that says, after statWaitNotice, that it
+// waits for the file system, and gives up when ctx ends (a signal): the
+// call stays in the kernel, the command does not.
+func statWaiting(ctx context.Context, stderr io.Writer, dir string) (fsinfo.Info, error) {
+	type answer struct {
+		info fsinfo.Info
+		err  error
+	}
+	done := make(chan answer, 1)
+	stat := func() {
+		info, err := fsinfo.Stat(dir)
+		done <- answer{info, err}
+	}
+	go stat()
+	notice := time.NewTimer(statWaitNotice)
+	defer notice.Stop()
+	for {
+		select {
+		case a := <-done:
+			if !errors.Is(a.err, unix.EINTR) {
+				return a.info, a.err
+			}
+			// The signal that cut the call short is on its way to ctx;
+			// any other interrupt is retried.
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+				go stat()
+				continue
+			}
+			return fsinfo.Info{}, fmt.Errorf("%w (%v) while waiting for the file system of %s (statfs)", iobench.ErrInterrupted, context.Cause(ctx), dir)
+		case <-notice.C:
+			fmt.Fprintf(stderr, "iobench: waiting for the file system of %s: statfs has not answered for %v (a server that does not respond?); Ctrl-C to stop\n", dir, statWaitNotice)
+		case <-ctx.Done():
+			return fsinfo.Info{}, fmt.Errorf("%w (%v) while waiting for the file system of %s (statfs)", iobench.ErrInterrupted, context.Cause(ctx), dir)
+		}
+	}
 }
 
 // shorten keeps an over-long argument readable in a one-line error.

@@ -22,6 +22,7 @@ const (
 	Fsync
 	Close // the flush on close(2)
 	Unlink
+	Statfs // statfs(2) of any path on the mount
 )
 
 // Fault is what an operation does instead of succeeding at once. Zero is
@@ -157,7 +158,15 @@ var (
 	_ fs.NodeCreater  = (*node)(nil)
 	_ fs.NodeOpener   = (*node)(nil)
 	_ fs.NodeUnlinker = (*node)(nil)
+	_ fs.NodeStatfser = (*node)(nil)
 )
+
+func (n *node) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
+	if errno, _ := n.ff.inject(ctx, Statfs); errno != 0 {
+		return errno
+	}
+	return n.LoopbackNode.Statfs(ctx, out)
+}
 
 func (n *node) Create(ctx context.Context, name string, flags, mode uint32, out *fuse.EntryOut) (*fs.Inode, fs.FileHandle, uint32, syscall.Errno) {
 	in, fh, fl, errno := n.LoopbackNode.Create(ctx, name, flags, mode, out)
