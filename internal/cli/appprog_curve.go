@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+	"golang.org/x/term"
 
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/internal/progress"
@@ -189,5 +190,12 @@ func defaultFraction() float64 { return knee.DefaultFraction }
 
 func humanBytes(n int64) string { return humanize.IBytes(uint64(n)) }
 
-// progressMode is the quick curve's progress: a bar on a terminal.
-func (r *programRun) progressMode() progress.Mode { return progress.Auto }
+// progressMode is the quick curve's progress: a bar and the time left
+// on a terminal; elsewhere (a log, a batch job) a line per round, not
+// per run, since the curve is not what the user asked to read.
+func (r *programRun) progressMode() progress.Mode {
+	if f, ok := r.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return progress.Auto
+	}
+	return progress.Rounds
+}
