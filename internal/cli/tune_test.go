@@ -166,3 +166,34 @@ func TestTuneInterrupted(t *testing.T) {
 		t.Errorf("left in the working directory: %v", ents)
 	}
 }
+
+// A piped stdin is captured once and replayed to every run: a program
+// that copies it into its output writes the same bytes each time.
+func TestTuneReplaysStdin(t *testing.T) {
+	dir := tuneDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "prog.sh"), []byte("#!/bin/sh\ncat > out.dat\ndd if=/dev/zero bs=${BS:-512} count=8 status=none >> out.dat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "stdin")
+	if err := os.WriteFile(in, []byte("the input deck\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	rep, stderr, code := runTune(t, "--set", "BS=1024", "--time-limit", "5s")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !rep.Deterministic {
+		t.Errorf("the warm-up runs wrote different bytes: stdin was not replayed\n%s", stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "out.dat")); !strings.HasPrefix(string(got), "the input deck\n") {
+		t.Errorf("the last run's output starts %q, want the input deck", got[:min(len(got), 20)])
+	}
+}
