@@ -198,6 +198,26 @@ func TestConvertedStridedWrite(t *testing.T) {
 	}
 }
 
+// With a window source the data repeats every window: a block that
+// lands where another belongs (here each block after the first holds the
+// first block's bytes) is caught by the offset each block carries.
+func TestVerifyCatchesAMisplacedBlockOfAWindow(t *testing.T) {
+	m := newMemFS()
+	c := smallConfig()
+	c.Source, c.Verify = SourceWindow, true
+	c.Sizes = []int64{2048} // one window: every block's data is alike
+	m.misplace = 2048
+	_, err := runMem(t, c, m)
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Offset != 2048 {
+		t.Fatalf("err = %v, want a VerifyError at offset 2048, the second block's start", err)
+	}
+	m2 := newMemFS()
+	if _, err := runMem(t, c, m2); err != nil {
+		t.Errorf("the same run without the fault: %v", err)
+	}
+}
+
 func TestVerifyCatchesAFlippedByte(t *testing.T) {
 	m := newMemFS()
 	m.corrupt = true

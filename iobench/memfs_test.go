@@ -31,6 +31,7 @@ type memFS struct {
 	onWrite    func(int64) // called with total bytes written so far
 	onRemove   func()      // called as each Remove starts
 	corrupt    bool        // flip a byte on every read
+	misplace   int64       // a write of this many bytes past the first lands as a copy of the first block
 	calls      int
 	creates    int   // files created
 	fsyncs     int   // Fsync calls
@@ -157,6 +158,9 @@ func (f *memFile) Write(p []byte) (int, error) {
 	if m.failErr != nil && m.written+int64(n) > m.failAfter {
 		n = int(max(0, m.failAfter-m.written))
 		err = m.failErr
+	}
+	if m.misplace > 0 && len(p) == int(m.misplace) && f.pos > 0 && len(m.files[f.name]) >= n {
+		p = append([]byte(nil), m.files[f.name][:n]...) // the block at offset 0, again: a misdirected write
 	}
 	m.files[f.name] = writeAt(m.files[f.name], p[:n], f.pos)
 	f.pos += int64(n)

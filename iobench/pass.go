@@ -106,6 +106,12 @@ func (p *pass) write(f File, s *Sample) error {
 	es := p.cfg.ElemSize()
 	d := p.data
 	identity := d.packer.Identity()
+	stamp := p.cfg.stampsBlocks()
+	d.stampEvery = 0
+	if stamp {
+		d.stampEvery = s.WriteSize / es
+	}
+	var saved [32]byte // one element, the largest type's size
 	return p.eachChunk(s, func(first, n int64) error {
 		chunk := d.src.region(first, n)
 		if !identity {
@@ -113,7 +119,16 @@ func (p *pass) write(f File, s *Sample) error {
 			d.packer.Pack(out, chunk)
 			chunk = out
 		}
-		return writeTimed(f, chunk, s, p.lat)
+		if !stamp {
+			return writeTimed(f, chunk, s, p.lat)
+		}
+		// The block's first element carries its own offset, outside the
+		// timing; the window it was written from is put back after.
+		copy(saved[:es], chunk[:es])
+		d.src.pattern.expect(chunk[:es], p.cfg.Type, p.cfg.Convert, d.src.unwrapped(first), d.src.seed)
+		err := writeTimed(f, chunk, s, p.lat)
+		copy(chunk[:es], saved[:es])
+		return err
 	})
 }
 

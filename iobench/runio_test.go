@@ -187,7 +187,9 @@ func TestDataPatternsAreWrittenAndVerified(t *testing.T) {
 			}
 			var first []byte
 			for _, b := range m.closed {
-				if first != nil && !bytes.Equal(first, b) {
+				// With --verify a window's blocks carry their offsets,
+				// which differ between write sizes.
+				if first != nil && !c.stampsBlocks() && !bytes.Equal(first, b) {
 					t.Error("two runs of the same seed wrote different data")
 				}
 				first = b

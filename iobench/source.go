@@ -27,6 +27,14 @@ func (c Config) SourceBytes() int64 {
 	return c.Count * int64(c.Stride) * c.ElemSize()
 }
 
+// stampsBlocks says whether each write call's first element carries its
+// own offset: with --verify over a window source, whose pattern repeats
+// every window, so that a block written at another offset is caught.
+// (The zero pattern has nothing to stamp.)
+func (c Config) stampsBlocks() bool {
+	return c.Verify && c.Source == SourceWindow && c.DataKind() != DataZero
+}
+
 // windowPeriod is the number of source elements after which a window
 // source repeats: enough for the largest write, whole.
 func (c Config) windowPeriod() int64 {
@@ -92,6 +100,10 @@ func (s *source) region(first, n int64) []byte {
 	end := start + (n-1)*s.stride + 1
 	return s.data[start*s.elem : end*s.elem]
 }
+
+// unwrapped is the number output element e holds in the full array:
+// what a block's stamp carries.
+func (s *source) unwrapped(e int64) int64 { return e * s.stride }
 
 // value is the number stored in output element e.
 func (s *source) value(e int64) int64 {

@@ -133,6 +133,9 @@ type variantData struct {
 	src    *source
 	packer *convert.Packer
 	buf    []byte // conversion buffer, one write size; nil without conversion
+	// stampEvery is the elements per write call of the last write pass
+	// when its blocks were stamped (stampsBlocks), 0 otherwise.
+	stampEvery int64
 }
 
 // newVariantData makes the packer, source and conversion buffer of the
@@ -223,9 +226,11 @@ func (vs *variantSet) free() {
 // reading them into a source another variant shares (another byte
 // order, another type) would change what later runs write. One variant
 // reads into its own source, as the reference program reads into its
-// array. nil for one variant.
+// array. nil for one variant, whose blocks are not stamped.
 func (vs *variantSet) readScratch() ([]byte, error) {
-	if len(vs.all) < 2 {
+	// One variant reads into its source, unless its blocks are stamped:
+	// the stamps read back would stay in the window.
+	if len(vs.all) < 2 && !vs.plan.stampsBlocks() {
 		return nil, nil
 	}
 	if vs.scratch == nil {

@@ -37,7 +37,7 @@ func (d *variantData) verify(f File, path string, elems int64) error {
 			return wrapOp("read for verify", err)
 		}
 		for i := int64(0); i < n; i++ {
-			d.src.pattern.expect(want, d.cfg.Type, d.cfg.Convert, d.src.value(first+i), d.src.seed)
+			d.src.pattern.expect(want, d.cfg.Type, d.cfg.Convert, d.expected(first+i), d.src.seed)
 			got := buf[i*es : (i+1)*es]
 			if !bytes.Equal(want, got) {
 				return &VerifyError{Path: path, Offset: (first + i) * es, Expected: want, Found: bytes.Clone(got)}
@@ -49,6 +49,15 @@ func (d *variantData) verify(f File, path string, elems int64) error {
 		return nil // the file is longer than what a time-limited run wrote
 	}
 	return checkEOF(f, path)
+}
+
+// expected is the number element e of the file holds: the source's,
+// or, at the start of a stamped block, the element's own offset.
+func (d *variantData) expected(e int64) int64 {
+	if d.stampEvery > 0 && e%d.stampEvery == 0 {
+		return d.src.unwrapped(e)
+	}
+	return d.src.value(e)
 }
 
 // checkEOF rejects a file longer than the data: the reference program's
