@@ -84,6 +84,9 @@ func (r *programRun) programRecord(ob observed) *report.AppProgram {
 	}
 	fl := workload.FlushOf([]workload.Input{ob.input})
 	p.Flush, p.FlushWhy, p.Unseen = fl.Mode, fl.Why, dataFiles(fl.Mapped)
+	if !ob.traced {
+		p.Flush, p.FlushWhy = "unknown", "the program's calls were not traced"
+	}
 	return p
 }
 

@@ -42,6 +42,9 @@ func AppMarkdown(w io.Writer, r *report.AppReport) error {
 		}
 	}
 	for _, in := range r.Inputs {
+		if untracedProgram(r) {
+			break
+		}
 		p.mdInput(in)
 	}
 	for _, w := range r.Warnings {

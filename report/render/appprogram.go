@@ -96,3 +96,7 @@ func programWords(r *report.AppReport) string {
 	}
 	return s + ". iobench tune -- PROG measures the saving on the program."
 }
+
+// untracedProgram says whether the report is of a program run without
+// the tracer: its input holds no writes to list.
+func untracedProgram(r *report.AppReport) bool { return r.Program != nil && !r.Program.Traced }

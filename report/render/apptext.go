@@ -50,6 +50,9 @@ func AppText(w io.Writer, r *report.AppReport) error {
 		p.F("\n%s\n", wrapped(noCurveWords(r), 100, ""))
 	}
 	for _, in := range r.Inputs {
+		if untracedProgram(r) {
+			break // nothing was read of its writes: the program lines say why
+		}
 		p.textInput(in)
 	}
 	for _, w := range r.Warnings {
@@ -93,6 +96,12 @@ func curveWords(c *report.AppCurve) string {
 
 // noCurveWords says how to get the curve that gives the sizes a cost.
 func noCurveWords(r *report.AppReport) string {
+	if untracedProgram(r) {
+		return "Without a trace there are no write(2) calls to price: with strace installed and allowed to trace (see the line above), app runs the program under it and measures a curve that matches it."
+	}
+	if r.Program != nil {
+		return "There is nothing to price: " + strings.Join(r.Program.Notes, "; ")
+	}
 	dir := "<the directory the program wrote to>"
 	if m := busiestMount(r); m != "" {
 		dir = m
