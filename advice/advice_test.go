@@ -121,7 +121,7 @@ func TestRecommend(t *testing.T) {
 			want: verdicts{BufferSize: 16 * mib, Basis: advice.BasisKnee, Shape: knee.ShapePlateau,
 				Unformatted: advice.VerdictUndecided, Formatted: advice.VerdictUndecided, UnformattedPct: 30, FormattedPc: 11},
 			summary: "Use writes of at least 16 MiB (16777216 bytes): from there the curve is within noise of 95% of the 990.0 MiB/s plateau. " +
-				"This knee is not established (likely between 1 MiB and 64 MiB; 64 MiB is the safe choice): one round cannot establish a knee, there is no run-to-run noise to judge by. " +
+				"This knee is not established (likely between 1 MiB and 64 MiB): one round cannot establish a knee, there is no run-to-run noise to judge by. " +
 				"libgfortran's 128 KiB unformatted buffer measured 30% of the plateau, but the runs are too few to tell (1 of it, 3 of the plateau; 3 each are needed): " +
 				"no change is advised until more rounds tell; the 8 KiB formatted buffer measured 11% of the plateau, " +
 				"but the runs are too few to tell (1 of it, 3 of the plateau; 3 each are needed): no change is advised until more rounds tell.",
@@ -329,7 +329,7 @@ func TestProvisional(t *testing.T) {
 		CILow:  512 * kib, CIHigh: 2 * mib, Rounds: 3, NoiseCV: 0.12, Status: knee.StatusWide, RoundsNeeded: 8,
 	}
 	r := advice.Recommend(k, nil, fsinfo.Info{})
-	want := "This knee is not established (likely between 512 KiB and 2 MiB; 2 MiB is the safe choice): not established after 3 rounds (noise CV 12.0%): the sizes around it cannot be told apart; about 8 rounds would establish it."
+	want := "This knee is not established (likely between 512 KiB and 2 MiB): not established after 3 rounds (noise CV 12.0%): the sizes around it cannot be told apart; about 8 rounds would establish it."
 	if r.KneeEstablished || !strings.Contains(r.Summary, want) {
 		t.Errorf("Summary = %q\nwant it to contain %q", r.Summary, want)
 	}

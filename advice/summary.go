@@ -58,7 +58,7 @@ func provisional(k knee.Estimate) string {
 	}
 	s := "This knee is not established"
 	if k.CILow > 0 && k.CIHigh > k.CILow {
-		s += fmt.Sprintf(" (likely between %s and %s; %s is the safe choice)", units.FormatSize(k.CILow), units.FormatSize(k.CIHigh), units.FormatSize(k.CIHigh))
+		s += fmt.Sprintf(" (likely between %s and %s)", units.FormatSize(k.CILow), units.FormatSize(k.CIHigh))
 	}
 	return s + ": " + StatusWords(k) + "."
 }

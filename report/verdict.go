@@ -48,6 +48,13 @@ type WritesVerdict struct {
 	MiBPerSec        float64 `json:"mib_per_s"` // the knee's median
 	PlateauMiBPerSec float64 `json:"plateau_mib_per_s"`
 	DeclinesAbove    int64   `json:"declines_above,omitempty"`
+	// SafeSize is the smallest size measured to be not worse than the
+	// plateau: the low end of its throughput's ratio to the plateau's is
+	// at least the knee fraction (SafeShareLow), with enough runs on
+	// both sides. 0 when no size is shown so yet.
+	SafeSize     int64   `json:"safe_write_size,omitempty"`
+	SafeShare    float64 `json:"safe_share,omitempty"`     // its median share of the plateau
+	SafeShareLow float64 `json:"safe_share_low,omitempty"` // the interval's low end
 }
 
 // DefaultVerdict judges one default buffer of one runtime.
@@ -117,16 +124,32 @@ func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recomm
 	v.Advice = true
 	v.Writes = &WritesVerdict{WriteSize: rec.BufferSize, CILow: k.CILow, CIHigh: k.CIHigh, Established: k.Established,
 		Shape: k.Shape, MiBPerSec: k.MiBPerSec, PlateauMiBPerSec: k.PlateauMiBPerSec, DeclinesAbove: k.DeclinesAbove}
+	runs := Runs(rows, c.PrimaryMode())
+	v.Writes.SafeSize, v.Writes.SafeShare, v.Writes.SafeShareLow = safeSize(runs, k)
 	if c.PrimaryMode() == iobench.ModeRead {
 		return v // no write buffer to judge
 	}
-	runs := Runs(rows, c.PrimaryMode())
 	for _, d := range verdictDefaults(blksize) {
 		if len(applyFor) == 0 || slices.Contains(applyFor, d.Runtime) {
 			v.Defaults = append(v.Defaults, judgeDefault(d, runs, k, rec.BufferSize))
 		}
 	}
 	return v
+}
+
+// safeSize is the smallest size whose runs are shown not worse than the
+// plateau's: a test of "not worse", so that fewer runs widen the interval
+// and never make a smaller size look safe.
+func safeSize(runs []knee.Runs, k knee.Estimate) (size int64, share, low float64) {
+	plateau := plateauRuns(runs, k.Result)
+	band := 1 / bandFraction(k.Fraction)
+	for _, r := range knee.GroupRuns(runs) { // ascending sizes
+		g := knee.CompareGain(plateau, r.MiBPerSec, k.Fraction)
+		if g.Runs >= knee.MinEstablishRuns && g.PlateauRuns >= knee.MinEstablishRuns && g.High > 0 && g.High <= band {
+			return r.Size, 1 / g.Ratio, 1 / g.High
+		}
+	}
+	return 0, 0, 0
 }
 
 // judgeDefault judges d against the plateau of k from the runs of the

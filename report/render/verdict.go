@@ -117,10 +117,20 @@ func writesSureWords(r *report.Report) string {
 	case w.Established:
 		return fmt.Sprintf("established after %s (noise CV %.1f%%)", advice.RoundsWord(k.Rounds), 100*k.NoiseCV)
 	case w.CILow > 0 && w.CIHigh > w.CILow:
-		return fmt.Sprintf("not established: likely between %s and %s, so %s is the safe choice",
-			units.FormatSize(w.CILow), units.FormatSize(w.CIHigh), units.FormatSize(w.CIHigh))
+		return fmt.Sprintf("not established: likely between %s and %s; %s",
+			units.FormatSize(w.CILow), units.FormatSize(w.CIHigh), safeWords(w))
 	}
 	return "not established (the knee line below says why)"
+}
+
+// safeWords is the smallest size measured not worse than the plateau,
+// or that none is yet.
+func safeWords(w *report.WritesVerdict) string {
+	if w.SafeSize == 0 {
+		return "no size is yet measured not worse than the plateau (more rounds would tell)"
+	}
+	return fmt.Sprintf("%s (%d bytes) is the smallest size measured not worse than the plateau: %.0f%% of it, at least %.0f%%",
+		units.FormatSize(w.SafeSize), w.SafeSize, 100*w.SafeShare, 100*w.SafeShareLow)
 }
 
 // defaultLabel names a runtime's buffer.
