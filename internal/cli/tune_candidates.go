@@ -23,6 +23,7 @@ type candidate struct {
 	source  string   // app's advice, a neighbour of it, --set
 	advised bool     // the value app's estimate is for
 	code    []string // how to set it in the program, for the apply lines
+	shim    bool     // the stdio shim: its traced run reports that it loaded
 }
 
 // maxTuneBuffer caps the neighbours tune tries: a buffer per open file.
@@ -151,8 +152,21 @@ func stdioCandidates(rep *report.AppReport, shim preload.Shim) []candidate {
 	}
 	var out []candidate
 	for _, n := range neighbours(v, blksize, blksize) {
-		out = append(out, candidate{name: fmt.Sprintf("stdio buffer %d (LD_PRELOAD shim)", n), env: shim.Env(nil, int64(n), ""),
-			source: sourceOf(n == v), advised: n == v, code: []string{"# in C, after fopen: " + advice.StdioSetvbuf(n) + ";"}})
+		out = append(out, candidate{name: fmt.Sprintf("stdio buffer %d (LD_PRELOAD shim)", n), env: shimEntries(shim.Env(os.Environ(), n, "")),
+			source: sourceOf(n == v), advised: n == v, code: []string{"# in C, after fopen: " + advice.StdioSetvbuf(n) + ";"}, shim: true})
+	}
+	return out
+}
+
+// shimEntries are the entries of the shim's environment that set it:
+// LD_PRELOAD with the user's own libraries kept after the shim, and its
+// buffer.
+func shimEntries(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k == "LD_PRELOAD" || k == preload.BufferEnv {
+			out = append(out, kv)
+		}
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/iobench/iobench/abtest"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/preload"
 	"github.com/iobench/iobench/program"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/workload"
@@ -320,8 +321,16 @@ func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error 
 		return err
 	}
 	defer done()
-	s.Argv, s.Env = withSettings(t.o.prog.argv, a.c.env)
-	res, err := program.Traced(ctx, s, st, strace.RecordArgs(out))
+	env, args := a.c.env, strace.RecordArgs(out)
+	loaded := filepath.Join(t.r.tmp, fmt.Sprintf("shim-%d", i))
+	if a.c.shim { // to the program alone (strace -E), not into strace itself
+		for _, kv := range append(slices.Clone(env), preload.ReportEnv+"="+loaded) {
+			args = append(args, "-E", kv)
+		}
+		env = nil
+	}
+	s.Argv, s.Env = withSettings(t.o.prog.argv, env)
+	res, err := program.Traced(ctx, s, st, args)
 	if err != nil {
 		return err
 	}
@@ -329,18 +338,38 @@ func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error 
 		return fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, t.o.prog.argv[0], res.Describe())
 	}
 	defer os.Remove(out)
+	if a.c.shim && !t.shimLoaded(a, loaded) {
+		return nil
+	}
 	got, err := traceShape(out, t.calls.path)
 	if err != nil {
 		a.rec.Effect = "not checked: " + err.Error()
 		return nil
 	}
-	a.rec.Effect = fmt.Sprintf("the calls to %s went from %d B (%d calls) to %d B (%d calls)", t.calls.path, t.calls.size, t.calls.calls, got.size, got.calls)
+	a.rec.Effect += fmt.Sprintf("the calls to %s went from %d B (%d calls) to %d B (%d calls)", t.calls.path, t.calls.size, t.calls.calls, got.size, got.calls)
 	if got.size == t.calls.size && math.Abs(float64(got.calls-t.calls.calls)) <= 0.01*float64(t.calls.calls) {
 		a.rec.NoEffect = true
 		a.rec.Effect = fmt.Sprintf("the calls to %s stayed %d B (%d calls)", t.calls.path, got.size, got.calls)
 		a.excluded = "the setting had no effect on the call sizes"
 	}
 	return nil
+}
+
+// shimLoaded reads what the stdio shim reported of the traced run; a
+// program it never loaded into (static, setuid) is not timed with it.
+func (t *tuneRun) shimLoaded(a *arm, report string) bool {
+	l, err := preload.ReadReport(report)
+	os.Remove(report)
+	switch {
+	case err != nil:
+		a.rec.Effect = "the shim's report: " + err.Error()
+	case l.Processes == 0:
+		a.rec.NoEffect, a.excluded = true, "the stdio shim did not load into the program (static or setuid, or it does not start through the dynamic loader)"
+		return false
+	default:
+		a.rec.Effect = fmt.Sprintf("the shim loaded into %d process(es) and gave %d stream(s) the buffer; ", l.Processes, l.Files)
+	}
+	return true
 }
 
 // traceShape is the calls to path in a trace file.
