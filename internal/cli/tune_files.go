@@ -153,20 +153,17 @@ func (g *fileGuard) sums() (map[string]uint64, error) {
 // syncOutputs flushes the file systems of the outputs, outside the
 // timing, so that one run's writeback does not land in the next's.
 func (g *fileGuard) syncOutputs() error {
-	done := map[string]bool{}
+	dirs := []string{g.dir}
+	for _, p := range g.files.Checked {
+		if d := filepath.Dir(p); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
 	var errs []error
-	for _, p := range append([]string{g.dir}, g.files.Checked...) {
-		dir := filepath.Dir(p)
-		if p == g.dir {
-			dir = p
-		}
-		if done[dir] {
-			continue
-		}
-		done[dir] = true
+	for _, dir := range dirs {
 		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
-			continue
+			continue // a directory the run removed: nothing of it to flush
 		}
 		errs = append(errs, unix.Syncfs(fd))
 		unix.Close(fd)
