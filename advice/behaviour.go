@@ -169,3 +169,50 @@ func behaviourRow(b Behaviour, size int64) Apply {
 		b.Path, b.Why, units.FormatSize(size), memoryNote(v))
 	return r
 }
+
+// MPI-IO's access, as the call sizes show it.
+const (
+	AccessCollective  = "collective"  // calls of the aggregators' collective buffer
+	AccessIndependent = "independent" // the program's own calls, passed through
+)
+
+// RecogniseMPIIO reads a file's positioned calls as MPI-IO's, through
+// runtime (RuntimeROMIO or RuntimeOMPIO) whose collective buffer is
+// collective bytes (cb_buffer_size, or OMPIO's bytes_per_agg): calls of
+// that size are two-phase collective writes by the aggregators, whose
+// buffer the knob sets; other sizes are the program's own calls, which
+// MPI-IO hands to pwrite as they are (independent writes, and collective
+// ones the library does not aggregate, such as non-interleaved blocks),
+// so only the program's code sets them.
+func RecogniseMPIIO(f workload.File, runtime string, collective int64) (Behaviour, bool) {
+	call, share := dominantCall(f)
+	if call <= 0 || share < 0.5 || !positioned(f) || collective <= 0 {
+		return Behaviour{}, false
+	}
+	b := Behaviour{Path: f.Path, Runtime: runtime, Buffer: collective, Call: call, Share: share}
+	if call == collective {
+		b.Access, b.Knob = AccessCollective, mpiioCollectiveKnob(runtime)
+		b.Why = fmt.Sprintf("%.0f%% of the calls are pwrite of %s, the collective buffer: two-phase collective writes by the aggregators", 100*share, units.FormatSize(call))
+		return b, true
+	}
+	b.Access, b.Knob, b.Buffer = AccessIndependent, "the program's own MPI-IO call size", 0
+	b.Why = fmt.Sprintf("%.0f%% of the calls are pwrite of %d bytes, not the %s collective buffer: MPI-IO passed the program's own calls through; no hint changes their size", 100*share, call, units.FormatSize(collective))
+	return b, true
+}
+
+// mpiioCollectiveKnob is the setting of a component's collective buffer.
+func mpiioCollectiveKnob(runtime string) string {
+	if runtime == RuntimeOMPIO {
+		return SettingBytesPerAgg
+	}
+	return SettingCBBuffer + " (ROMIO hint)"
+}
+
+// MPIIOCollectiveDefault is a component's collective buffer when nothing
+// sets it.
+func MPIIOCollectiveDefault(runtime string) int64 {
+	if runtime == RuntimeOMPIO {
+		return ompioBytesPerAgg
+	}
+	return romioCBDefault
+}

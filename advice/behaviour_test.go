@@ -111,3 +111,37 @@ func TestRecogniseStdioNotPwrite(t *testing.T) {
 		t.Errorf("4 KiB pwrite64 calls read as stdio: %+v", b)
 	}
 }
+
+// The independent case is what Open MPI 4.1 gave on this project's
+// machine for examples/mpiio-records.c (and for its write_at_all form):
+// 4096-byte pwrite64 calls through both components.
+func TestRecogniseMPIIO(t *testing.T) {
+	pw := func(f workload.File) workload.File {
+		f.Syscalls = map[string]int64{"pwrite64": f.Writes}
+		return f
+	}
+	tests := []struct {
+		name, runtime string
+		f             workload.File
+		collective    int64
+		access, knob  string
+	}{
+		{"ROMIO collective", RuntimeROMIO, pw(callsFile(16<<20, 30, 4096, 2)), 16 << 20, AccessCollective, "cb_buffer_size (ROMIO hint)"},
+		{"OMPIO collective", RuntimeOMPIO, pw(callsFile(32<<20, 8)), 32 << 20, AccessCollective, SettingBytesPerAgg},
+		{"independent 4 KiB", RuntimeOMPIO, pw(callsFile(4096, 16384)), 32 << 20, AccessIndependent, "the program's own MPI-IO call size"},
+		{"write(2), not MPI-IO", RuntimeROMIO, callsFile(16<<20, 30), 16 << 20, "", ""},
+		{"no dominant size", RuntimeROMIO, pw(callsFile(4096, 10, 8192, 11, 16384, 12)), 16 << 20, "", ""},
+	}
+	for _, tt := range tests {
+		b, ok := RecogniseMPIIO(tt.f, tt.runtime, tt.collective)
+		if ok != (tt.access != "") || b.Access != tt.access || b.Knob != tt.knob {
+			t.Errorf("%s: got %+v, %v; want access %q, knob %q", tt.name, b, ok, tt.access, tt.knob)
+		}
+		if ok && b.Runtime != tt.runtime {
+			t.Errorf("%s: runtime %q, want %q", tt.name, b.Runtime, tt.runtime)
+		}
+	}
+	if MPIIOCollectiveDefault(RuntimeOMPIO) != 32<<20 || MPIIOCollectiveDefault(RuntimeROMIO) != 16<<20 {
+		t.Error("collective defaults: want OMPIO's 32 MiB bytes_per_agg and ROMIO's 16 MiB cb_buffer_size")
+	}
+}
