@@ -22,6 +22,7 @@ rounds=${3:-7}
 fsync=${4:-0}
 iobench=${IOBENCH:-bin/iobench}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/interleave.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$dir"/.hdf5-check-$$-*.h5' EXIT INT TERM
@@ -50,22 +51,9 @@ standalone_round() {
 	done
 }
 
-for r in $(seq "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then
-		iobench_round
-		standalone_round
-	else
-		standalone_round
-		iobench_round
-	fi
-done
+interleave_rounds "$rounds"
 
-awk -v rounds="$rounds" -v mib="$mib" '
-function median(key,   n, i, j, t, v) {
-	n = split(vals[key], v, " ")
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+awk -v rounds="$rounds" -v mib="$mib" "$awk_median"'
 { vals[$1 " " $2] = vals[$1 " " $2] " " $3; orders[$2] = 1 }
 END {
 	bad = 0

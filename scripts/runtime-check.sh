@@ -24,6 +24,7 @@ fsync=${4:-0}
 buffers=${5:-131072,1048576}
 iobench=${IOBENCH:-bin/iobench}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/interleave.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$dir"/.runtime-check-$$-*.dat' EXIT INT TERM
@@ -58,24 +59,9 @@ standalone_round() {
 	done
 }
 
-# Odd rounds run iobench first, even rounds the standalone program, so
-# neither always follows the other.
-for r in $(seq "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then
-		iobench_round
-		standalone_round
-	else
-		standalone_round
-		iobench_round
-	fi
-done
+interleave_rounds "$rounds"
 
-awk -v bytes="$bytes" -v rounds="$rounds" '
-function median(key,   n, i, j, t, v) {
-	n = split(vals[key], v, " ")
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+awk -v bytes="$bytes" -v rounds="$rounds" "$awk_median"'
 { key = $2 " " $3; vals[$1 " " key] = vals[$1 " " key] " " $4; if ($1 == "iobench") { calls[key] = calls[key] " " $5; keys[key] = 1 } }
 END {
 	bad = 0
