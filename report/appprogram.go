@@ -27,7 +27,40 @@ type AppProgram struct {
 	Unseen             []string           `json:"unseen_writes,omitempty"` // files written through mmap
 	Behaviours         []advice.Behaviour `json:"behaviours,omitempty"`
 	Curve              *AppProgramCurve   `json:"curve,omitempty"`
+	RuntimePrice       *AppRuntimePrice   `json:"runtime_price,omitempty"`
 	Notes              []string           `json:"notes,omitempty"`
+}
+
+// AppRuntimePrice is the program's writes priced through the runtime
+// that made them: its own writer, records through the buffer that gives
+// the program's call size now and through the advised one, interleaved.
+// A write(2) curve prices the calls; this prices the runtime around them.
+type AppRuntimePrice struct {
+	Runtime     string   `json:"runtime"` // advice's runtime name
+	Files       []string `json:"files"`   // the program's files it stands for
+	Bytes       int64    `json:"bytes"`   // the program's bytes in them
+	RunBytes    int64    `json:"run_bytes"`
+	RecordBytes int64    `json:"record_bytes"`
+	RecordNote  string   `json:"record_note"`
+	Flush       string   `json:"flush"`
+	// Now and Advised are the writer's runs; a buffer is the writer's,
+	// which gives the calls the program makes.
+	Now     AppPriceTiming `json:"now"`
+	Advised AppPriceTiming `json:"advised"`
+	// Saving is for the program's Bytes: the runs' saving scaled.
+	SavingSeconds float64 `json:"saving_seconds"`
+	SavingLow     float64 `json:"saving_seconds_low"`
+	SavingHigh    float64 `json:"saving_seconds_high"`
+}
+
+// AppPriceTiming is one buffer's runs: median seconds and its interval.
+type AppPriceTiming struct {
+	BufferBytes int64   `json:"buffer_bytes"`
+	Seconds     float64 `json:"seconds"`
+	Low         float64 `json:"seconds_low"`
+	High        float64 `json:"seconds_high"`
+	Runs        int     `json:"runs"`
+	Calls       int64   `json:"calls"` // of a run; -1: not counted
 }
 
 // AppLibrary is one I/O runtime the program loaded or linked.

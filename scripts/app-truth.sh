@@ -4,8 +4,10 @@
 # Fortran writer of small records through a small buffer, a C writer that
 # fsyncs, an MPI-IO writer where mpicc and mpirun are present), runs
 # `iobench app --` and `iobench tune --` on each in DIR, and prints per
-# program the advised setting, the estimated and the measured saving with
-# the measured ratio and its interval, and estimate / measured.
+# program the advised setting, app's saving on the write(2) curve ("curve
+# s"), its estimate (through the runtime's own writer where app priced it
+# so, as tune reports it: "est. s"), the measured saving with the measured
+# ratio and its interval, and estimate / measured.
 # Targets (issue 36): tune establishes the C program's saving on ext4 and
 # tmpfs; estimate / measured within 0.75..1.33 wherever a saving is
 # established; app never advises a change tune measures as a loss.
@@ -31,7 +33,7 @@ if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
 	mpicc -O2 -o "$work/mpiio-records" "$here/examples/mpiio-records.c"
 	progs="$progs mpiio-records"
 fi
-printf '%-16s %-42s %9s %9s %7s %15s %8s %s\n' program "advised setting" "est. s" "meas. s" ratio "ratio interval" "est/meas" verdict
+printf '%-16s %-34s %9s %9s %9s %7s %15s %8s %s\n' program "advised setting" "curve s" "est. s" "meas. s" ratio "ratio interval" "est/meas" verdict
 for p in $progs; do
 	run="$work/$p.d"
 	mkdir "$run"
@@ -49,9 +51,11 @@ for p in $progs; do
 	jq -r --arg p "$p" --slurpfile app "$work/$p.app.json" '
 	    (.arms[0].median_seconds) as $base |
 	    ([.arms[] | select(.estimate != null)][0] // [.arms[1:][] | select(.runs > 0)][0] // {name: "-", runs: 0}) as $a |
-	    ($app[0].estimate.saving_seconds // 0) as $est |
+	    ($app[0].estimate.saving_seconds // 0) as $curve |
+	    ($a.estimate.saving_seconds // $app[0].program.runtime_price.saving_seconds // $curve) as $est |
 	    (if $a.runs > 0 then $base - $a.median_seconds else 0 end) as $meas |
 	    [$p, $a.name,
+	     ($curve * 1000 | round / 1000 | tostring),
 	     ($est * 1000 | round / 1000 | tostring),
 	     ($meas * 1000 | round / 1000 | tostring),
 	     (if $a.screen then "x" + ($a.screen.ratio * 1000 | round / 1000 | tostring) else "-" end),
@@ -59,5 +63,5 @@ for p in $progs; do
 	     (if $meas > 0 and $est > 0 then ($est / $meas * 100 | round / 100 | tostring) else "-" end),
 	     (if $a.screen and $a.screen.decided then $a.screen.direction else "not established" end) + (if .winner then "; winner " + .winner else "" end)]
 	    | @tsv' "$work/$p.tune.json" |
-		awk -F'\t' '{ printf "%-16s %-42s %9s %9s %7s %15s %8s %s\n", $1, substr($2, 1, 42), $3, $4, $5, $6, $7, $8 }'
+		awk -F'\t' '{ printf "%-16s %-34s %9s %9s %9s %7s %15s %8s %s\n", $1, substr($2, 1, 34), $3, $4, $5, $6, $7, $8, $9 }'
 done

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,7 +60,7 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	}
 	rep := priceOn(head, inputs, curve, advice.ProgramFacts{Linked: linked})
 	rep.Warnings = append(rep.Warnings, programWarnings(p)...)
-	return rep, ob, nil
+	return rep, ob, r.priceThroughRuntime(ctx, ob.input, curve, p)
 }
 
 // writtenFSType is the file system type of the program's largest file.
@@ -177,12 +178,49 @@ func behaviours(in workload.Input, gfortranBuf int64, linked map[string]string) 
 				continue
 			}
 		}
+		if b, ok := recogniseMPIIO(f, linked); ok {
+			out = append(out, b)
+			continue
+		}
 		if b, ok := advice.RecogniseStdio(f, blockSizeOf(f.Path)); ok {
 			out = append(out, b)
 			linked[advice.RuntimeStdio] = b.Why
 		}
 	}
 	return out
+}
+
+// recogniseMPIIO reads a file's calls as those of the MPI-IO component
+// the program ran, with the collective buffer its environment sets.
+func recogniseMPIIO(f workload.File, linked map[string]string) (advice.Behaviour, bool) {
+	for _, rt := range []string{advice.RuntimeOMPIO, advice.RuntimeROMIO} {
+		if linked[rt] != "" {
+			return advice.RecogniseMPIIO(f, rt, mpiioCollective(rt, os.Getenv))
+		}
+	}
+	return advice.Behaviour{}, false
+}
+
+// mpiioCollective is the collective buffer in effect: OMPIO's
+// bytes_per_agg from its MCA variable, ROMIO's cb_buffer_size from the
+// ROMIO_HINTS file, else the component's default.
+func mpiioCollective(rt string, getenv func(string) string) int64 {
+	if rt == advice.RuntimeOMPIO {
+		if v, err := strconv.ParseInt(getenv(advice.SettingBytesPerAgg), 10, 64); err == nil && v > 0 {
+			return v
+		}
+		return advice.MPIIOCollectiveDefault(rt)
+	}
+	if raw, err := os.ReadFile(getenv("ROMIO_HINTS")); err == nil {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(line), " "); ok && k == advice.SettingCBBuffer {
+				if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n > 0 {
+					return n
+				}
+			}
+		}
+	}
+	return advice.MPIIOCollectiveDefault(rt)
 }
 
 // blockSizeOf is st_blksize of the file system a file is on; 0 when it

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,68 @@ func TestAppReturnsTheProgramsStatus(t *testing.T) {
 	_, stderr, code := runCLI(t, "app", "--", "no-such-program-iobench")
 	if code != 127 || !strings.Contains(stderr, "no-such-program-iobench") {
 		t.Errorf("exit %d, want 127 naming the program\n%s", code, stderr)
+	}
+}
+
+// A C program writing 64-byte records through stdio's default buffer is
+// priced through C stdio's own writer too: its 4 KiB buffer against the
+// recommended one, every scratch file gone afterwards.
+func TestAppPricesStdioThroughItsWriter(t *testing.T) {
+	testenv.Full(t, "strace, a compiler and a quick sweep")
+	testenv.Command(t, "strace")
+	cc := testenv.Command(t, "gcc", "cc")
+	bin := filepath.Join(t.TempDir(), "stdio-records")
+	src, err := filepath.Abs(filepath.Join("..", "..", "examples", "stdio-records.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	if blockSizeOf(dir) != 4096 {
+		t.Skipf("st_blksize of %s is %d, not stdio's 4096 of the example", dir, blockSizeOf(dir))
+	}
+	t.Chdir(dir)
+	report := filepath.Join(t.TempDir(), "app.json")
+	if _, stderr, code := runCLI(t, "app", "--curve-time", "5s", "--format", "json", "-o", report, "--", bin, "16"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var doc struct {
+		Program struct {
+			RuntimePrice *struct {
+				Runtime string `json:"runtime"`
+				Bytes   int64  `json:"bytes"`
+				Now     struct {
+					Buffer int64 `json:"buffer_bytes"`
+					Runs   int   `json:"runs"`
+					Calls  int64 `json:"calls"`
+				} `json:"now"`
+				Advised struct {
+					Buffer int64 `json:"buffer_bytes"`
+				} `json:"advised"`
+			} `json:"runtime_price"`
+			Notes []string `json:"notes"`
+		} `json:"program"`
+	}
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	rp := doc.Program.RuntimePrice
+	if rp == nil {
+		t.Fatalf("no runtime price; notes: %q", doc.Program.Notes)
+	}
+	if rp.Runtime != "stdio" || rp.Bytes != 16<<20 || rp.Now.Buffer != 4096 || rp.Now.Runs != 7 || rp.Advised.Buffer <= 4096 {
+		t.Errorf("price %+v: want stdio, 16 MiB, 7 runs at 4096 against a larger buffer", *rp)
+	}
+	if rp.Now.Calls >= 0 && rp.Now.Calls != 4096 {
+		t.Errorf("the writer's 4 KiB buffer made %d calls for 16 MiB, want 4096", rp.Now.Calls)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left in the working directory: %v, want only out.dat", ents)
 	}
 }

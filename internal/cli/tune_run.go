@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/abtest"
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/preload"
 	"github.com/iobench/iobench/program"
@@ -91,6 +92,11 @@ func estimateFor(app *report.AppReport, c candidate) *report.TuneEstimate {
 	p, e := app.Program, app.Estimate
 	if !c.advised || e == nil || p.UntracedSeconds <= 0 || p.Curve == nil || !p.Curve.Comparable {
 		return nil
+	}
+	if rp := p.RuntimePrice; rp != nil {
+		return &report.TuneEstimate{Ratio: (p.UntracedSeconds - rp.SavingSeconds) / p.UntracedSeconds, SavingSeconds: rp.SavingSeconds,
+			Basis: fmt.Sprintf("app: %s's own writer at %s and %s buffers, scaled to the program's bytes, against the untraced run's %.3g s",
+				advice.RuntimeTitle(rp.Runtime), humanBytes(rp.Now.BufferBytes), humanBytes(rp.Advised.BufferBytes), p.UntracedSeconds)}
 	}
 	return &report.TuneEstimate{Ratio: (p.UntracedSeconds - e.SavingSeconds) / p.UntracedSeconds, SavingSeconds: e.SavingSeconds,
 		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against the untraced run's %.3g s", p.Curve.Source, p.UntracedSeconds)}

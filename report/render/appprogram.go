@@ -32,6 +32,9 @@ func programLines(p *report.AppProgram) []string {
 	if c := p.Curve; c != nil {
 		out = append(out, "curve: "+programCurveWords(c))
 	}
+	if rp := p.RuntimePrice; rp != nil {
+		out = append(out, "through the runtime: "+runtimePriceWords(rp))
+	}
 	for _, n := range p.Notes {
 		out = append(out, "note: "+n)
 	}
@@ -91,6 +94,9 @@ func programWords(r *report.AppReport) string {
 	}
 	s := fmt.Sprintf("%s; its writes are an estimated %.0f%% of it, and the recommended size would save an estimated %s (%.0f%% of the run)",
 		head, 100*e.SecondsNow/wall, secondsWords(e.SavingSeconds), 100*e.SavingSeconds/wall)
+	if rp := p.RuntimePrice; rp != nil {
+		s += fmt.Sprintf(" on the write(2) curve, %s (%.0f%%) through %s's own writer", secondsWords(rp.SavingSeconds), 100*rp.SavingSeconds/wall, advice.RuntimeTitle(rp.Runtime))
+	}
 	if e.SecondsNow > wall {
 		s += "; the estimate is more than the whole run: the program's writes went faster than the curve's, so take it as an upper bound"
 	}
@@ -100,3 +106,14 @@ func programWords(r *report.AppReport) string {
 // untracedProgram says whether the report is of a program run without
 // the tracer: its input holds no writes to list.
 func untracedProgram(r *report.AppReport) bool { return r.Program != nil && !r.Program.Traced }
+
+// runtimePriceWords says what the runtime's writer measured at the two
+// buffers and what that saves on the program's bytes.
+func runtimePriceWords(rp *report.AppRuntimePrice) string {
+	timing := func(t report.AppPriceTiming) string {
+		return fmt.Sprintf("%s (%s-%s) with a %s buffer", secondsWords(t.Seconds), secondsWords(t.Low), secondsWords(t.High), bytesWords(t.BufferBytes))
+	}
+	return fmt.Sprintf("%s's writer, %d-byte records (%s), %s per run flushing as the program does (%s), %d runs each: %s, %s; on the program's %s that saves %s (%s to %s)",
+		advice.RuntimeTitle(rp.Runtime), rp.RecordBytes, rp.RecordNote, bytesWords(rp.RunBytes), rp.Flush, rp.Now.Runs,
+		timing(rp.Now), timing(rp.Advised), bytesWords(rp.Bytes), secondsWords(rp.SavingSeconds), secondsWords(rp.SavingLow), secondsWords(rp.SavingHigh))
+}
