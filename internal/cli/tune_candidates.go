@@ -53,6 +53,7 @@ func candidates(rep *report.AppReport, sets []string, shim *preload.Shim, shimWh
 	}
 	if kinds[string(binary.OpenMPI)] || kinds[string(binary.MPICH)] {
 		out = append(out, mpiCandidates(rep, kinds[string(binary.OpenMPI)], scratch)...)
+		cannot = append(cannot, passedThrough(p)...)
 	}
 	if kinds[string(binary.HDF5)] {
 		cannot = append(cannot, "HDF5: its alignment, chunk cache and metadata block size are set by the program (H5Pset_alignment, H5Pset_cache, H5Pset_meta_block_size), not from outside; tune tries the MPI-IO and stdio settings beneath it")
@@ -190,6 +191,18 @@ func mpiCandidates(rep *report.AppReport, openMPI bool, scratch string) []candid
 	if openMPI {
 		out = append(out, candidate{name: "OMPI_MCA_io=romio321", env: []string{"OMPI_MCA_io=romio321"}, source: "the other MPI-IO component"},
 			candidate{name: "OMPI_MCA_io=ompio", env: []string{"OMPI_MCA_io=ompio"}, source: "the other MPI-IO component"})
+	}
+	return out
+}
+
+// passedThrough names the files whose calls MPI-IO handed to pwrite as
+// the program made them: no hint reaches their size.
+func passedThrough(p *report.AppProgram) []string {
+	var out []string
+	for _, b := range p.Behaviours {
+		if b.Access == advice.AccessIndependent {
+			out = append(out, fmt.Sprintf("MPI-IO, %s: the program's own %d-byte calls pass through (%s); only its code sets their size, or collective writes of interleaved data (MPI_File_write_at_all), whose buffer the hints set", b.Path, b.Call, advice.RuntimeTitle(b.Runtime)))
+		}
 	}
 	return out
 }
