@@ -82,7 +82,7 @@ func TestNoStrayGoldenFiles(t *testing.T) {
 	for _, v := range goldenVariants {
 		want[goldenName(report.CmdSweep, v.name)] = true
 	}
-	for _, name := range libraryGoldenNames() {
+	for _, name := range append(libraryGoldenNames(), appProgramGoldenNames()...) {
 		want[name] = true
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
