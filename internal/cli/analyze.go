@@ -12,34 +12,47 @@ import (
 	"github.com/iobench/iobench/report/render"
 )
 
-func analyzeFlags() []cli.Flag {
-	return []cli.Flag{
-		formatFlag(report.CmdAnalyze, "text", "output format: %s"),
-		outputFlag("write the result to this new file (never overwritten) instead of stdout"),
-		&cli.Float64Flag{Name: "knee-fraction", Value: knee.DefaultFraction, Usage: "share of the plateau the knee must reach"},
-		forFlag(),
+// analyzeOpts are analyze's flags, read once.
+type analyzeOpts struct {
+	format, output, applyFor opt[string]
+	kneeFraction             opt[float64]
+}
+
+func analyzeRows() []optRow[analyzeOpts] {
+	return []optRow[analyzeOpts]{
+		formatRow(report.CmdAnalyze, "text", "output format: %s", func(o *analyzeOpts) *opt[string] { return &o.format }),
+		outputRow("write the result to this new file (never overwritten) instead of stdout", func(o *analyzeOpts) *opt[string] { return &o.output }),
+		kneeFractionRow(func(o *analyzeOpts) *opt[float64] { return &o.kneeFraction }),
+		forRow(func(o *analyzeOpts) *opt[string] { return &o.applyFor }),
 	}
 }
+
+func analyzeFlags() []cli.Flag { return rowFlags(analyzeRows()) }
 
 // analyzeAction reports knee and recommendation for saved results: iobench
 // JSON or CSV, or the reference program's text output.
 func analyzeAction(c *cli.Context) error {
+	var o analyzeOpts
+	if err := readRows(c, analyzeRows(), &o); err != nil {
+		return err
+	}
 	if !c.Args().Present() {
 		return usagef("analyze: name at least one file (iobench JSON or CSV, or pr91030-bench output; - for stdin)")
 	}
-	format, err := lookupFormat(report.CmdAnalyze, c.String("format"))
+	format, err := lookupFormat(report.CmdAnalyze, o.format.v)
 	if err != nil {
 		return err
 	}
-	if err := checkFraction(c.Float64("knee-fraction")); err != nil {
+	if err := checkFraction(o.kneeFraction.v); err != nil {
 		return asUsage(err)
 	}
-	if _, err := forFromFlags(c); err != nil {
+	lo := loadOpts{kneeFraction: o.kneeFraction}
+	if lo.applyFor, err = parseFor(o.applyFor); err != nil {
 		return err
 	}
-	return toOutput(c, func(w io.Writer) error {
+	return toOutput(c.App.Writer, o.output.v, func(w io.Writer) error {
 		for _, path := range c.Args().Slice() {
-			if err := analyzeOne(c, w, path, format.Report); err != nil {
+			if err := analyzeOne(w, path, lo, format); err != nil {
 				return err
 			}
 		}
@@ -51,12 +64,11 @@ func outputFlag(usage string) cli.Flag {
 	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: usage}
 }
 
-// toOutput renders to --output, a new file written atomically, or to
-// stdout when it is unset or "-".
-func toOutput(c *cli.Context, render func(io.Writer) error) error {
-	path := c.String("output")
+// toOutput renders to path, --output, a new file written atomically, or
+// to stdout when it is unset or "-".
+func toOutput(stdout io.Writer, path string, render func(io.Writer) error) error {
 	if path == "" || path == "-" {
-		return render(c.App.Writer)
+		return render(stdout)
 	}
 	if err := checkNewOutput(path); err != nil {
 		return err
@@ -64,23 +76,30 @@ func toOutput(c *cli.Context, render func(io.Writer) error) error {
 	return outputError(report.WriteNew(path, render))
 }
 
+// loadOpts are the flags of the command that a saved result is read
+// with: --knee-fraction and --for, where the command has them.
+type loadOpts struct {
+	kneeFraction opt[float64]
+	applyFor     []string
+}
+
 // loadInput is the one reader of analyze, plot and compare: a bounded,
 // validated parse of iobench JSON or CSV or the reference program's
 // output, summarized as a sweep is, so every command sees the same rows,
 // knee and warnings.
-func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
+func loadInput(path string, o loadOpts) (*analyze.Input, error) {
 	in, err := analyze.ParseFile(path)
 	if err != nil {
 		return nil, err
 	}
 	rep := in.Report
-	if c.IsSet("knee-fraction") || rep.Config.KneeFraction == 0 {
-		rep.Config.KneeFraction = c.Float64("knee-fraction")
+	if o.kneeFraction.set || rep.Config.KneeFraction == 0 {
+		rep.Config.KneeFraction = o.kneeFraction.v
 	}
 	if rep.Config.KneeFraction == 0 {
 		rep.Config.KneeFraction = knee.DefaultFraction
 	}
-	rep.ApplyFor, _ = forFromFlags(c) // checked by the command; plot and compare have no --for
+	rep.ApplyFor = o.applyFor
 	rep.SetResult(in.Result())
 	for _, n := range in.Notes {
 		rep.Warnings = append(rep.Warnings, in.Name+": "+n)
@@ -88,18 +107,18 @@ func loadInput(c *cli.Context, path string) (*analyze.Input, error) {
 	return in, nil
 }
 
-func analyzeOne(c *cli.Context, w io.Writer, path string, reporter render.Reporter) error {
-	in, err := loadInput(c, path)
+func analyzeOne(w io.Writer, path string, o loadOpts, format render.Format) error {
+	in, err := loadInput(path, o)
 	if err != nil {
 		return err
 	}
 	rep := in.Report
-	if c.String("format") == "text" {
+	if format.Name == "text" {
 		if err := originalTable(w, in); err != nil {
 			return err
 		}
 	}
-	return reporter(w, rep)
+	return format.Report(w, rep)
 }
 
 // originalTable shows the reference program's own figures beside the

@@ -46,61 +46,75 @@ func (e *env) appCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 		Description: appExamples, ArgsUsage: "FILE... (Darshan logs or strace traces) | -- PROG ARGS...", Flags: appFlags(), Action: e.appAction, OnUsageError: onUsage}
 }
 
-func appFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "curve", Usage: "a measured curve of the file system the program wrote to: a saved sweep, or any file analyze reads",
-			DefaultText: "none: the sizes alone, and how to measure the curve"},
-		formatFlag(report.CmdApp, "text", "output format: %s"),
-		outputFlag("write the report to this new file (atomically) instead of stdout"),
-		forFlag(),
-		&cli.DurationFlag{Name: "curve-time", Value: defaultCurveTime, Usage: "with -- PROG and no --curve: the time the quick curve may take"},
-		&cli.DurationFlag{Name: "untraced-below", Value: defaultUntracedBelow, Usage: "with -- PROG: run the program again untraced, for its wall time, when the traced run was shorter (0: never)"},
-		&cli.StringFlag{Name: "trace", Usage: "with -- PROG: keep the strace trace of the run in this new file"},
+// appOpts are app's flags, read once, for both of its forms.
+type appOpts struct {
+	curve, format, output, applyFor, trace opt[string]
+	curveTime, untracedBelow               opt[time.Duration]
+}
+
+func appRows() []optRow[appOpts] {
+	return []optRow[appOpts]{
+		curveRow("a measured curve of the file system the program wrote to: a saved sweep, or any file analyze reads",
+			"none: the sizes alone, and how to measure the curve", func(o *appOpts) *opt[string] { return &o.curve }),
+		formatRow(report.CmdApp, "text", "output format: %s", func(o *appOpts) *opt[string] { return &o.format }),
+		outputRow("write the report to this new file (atomically) instead of stdout", func(o *appOpts) *opt[string] { return &o.output }),
+		forRow(func(o *appOpts) *opt[string] { return &o.applyFor }),
+		curveTimeRow("with -- PROG and no --curve: the time the quick curve may take", func(o *appOpts) *opt[time.Duration] { return &o.curveTime }),
+		row(&cli.DurationFlag{Name: "untraced-below", Value: defaultUntracedBelow, Usage: "with -- PROG: run the program again untraced, for its wall time, when the traced run was shorter (0: never)"},
+			func(o *appOpts) *opt[time.Duration] { return &o.untracedBelow }),
+		row(&cli.StringFlag{Name: "trace", Usage: "with -- PROG: keep the strace trace of the run in this new file"}, func(o *appOpts) *opt[string] { return &o.trace }),
 	}
 }
 
+func appFlags() []cli.Flag { return rowFlags(appRows()) }
+
 func (e *env) appAction(c *cli.Context) error {
+	var o appOpts
+	if err := readRows(c, appRows(), &o); err != nil {
+		return err
+	}
+	applyFor, err := parseFor(o.applyFor)
+	if err != nil {
+		return err
+	}
 	if argv, ok := programArgv(c); ok {
-		return e.appProgramAction(c, argv)
+		return e.appProgramAction(c, programOptionsOf(o, argv, applyFor))
 	}
 	if !c.Args().Present() {
 		return usagef("app: name at least one Darshan log or strace trace")
 	}
-	format, err := lookupFormat(report.CmdApp, c.String("format"))
+	format, err := lookupFormat(report.CmdApp, o.format.v)
 	if err != nil {
 		return err
 	}
-	if _, err := forFromFlags(c); err != nil {
-		return err
-	}
-	if err := checkNewOutput(c.String("output")); err != nil {
+	if err := checkNewOutput(o.output.v); err != nil {
 		return err
 	}
 	inputs, err := readWorkloads(c.Args().Slice())
 	if err != nil {
 		return err
 	}
-	rep, err := appReport(c, inputs)
+	rep, err := appReport(commandLine(c), o.curve, applyFor, inputs)
 	if err != nil {
 		return err
 	}
-	return toOutput(c, func(w io.Writer) error { return format.App(w, rep) })
+	return toOutput(c.App.Writer, o.output.v, func(w io.Writer) error { return format.App(w, rep) })
 }
 
 // appReport is the inputs, against --curve when it is given.
-func appReport(c *cli.Context, inputs []workload.Input) (*report.AppReport, error) {
-	head := report.AppReport{Tool: toolInfo(), Command: commandLine(c), StartTime: time.Now()}
-	if !c.IsSet("curve") {
+func appReport(command []string, curveFlag opt[string], applyFor []string, inputs []workload.Input) (*report.AppReport, error) {
+	head := report.AppReport{Tool: toolInfo(), Command: command, StartTime: time.Now()}
+	if !curveFlag.set {
 		return report.NewAppReport(head, inputs, nil, nil, nil, nil), nil
 	}
-	in, err := loadInput(c, c.String("curve"))
+	in, err := loadInput(curveFlag.v, loadOpts{applyFor: applyFor})
 	if err != nil {
 		return nil, fmt.Errorf("--curve: %w", err)
 	}
 	curve := in.Report
 	cc := curve.CostCurve(runtimes.DefaultBuffer(runtimes.Stdio, curve.FS.IOBlockSize))
 	if len(cc.Points) == 0 {
-		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", c.String("curve"))
+		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", curveFlag.v)
 	}
 	cost := advice.EstimateCost(inputs, cc)
 	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs), Linked: tracedLibraries(inputs)})
@@ -109,7 +123,7 @@ func appReport(c *cli.Context, inputs []workload.Input) (*report.AppReport, erro
 		rows = advice.ApplyFor(curve.Recommendation.Apply, ev)
 		rows = advice.ForBehaviours(rows, logBehaviours(inputs), curve.Recommendation.BufferSize)
 	}
-	head.Curve = report.AppCurveOf(c.String("curve"), curve, cc)
+	head.Curve = report.AppCurveOf(curveFlag.v, curve, cc)
 	head.Warnings = curveWarnings(head.Curve, inputs)
 	return report.NewAppReport(head, inputs, curve, &cost, ev, rows), nil
 }

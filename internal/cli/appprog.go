@@ -28,6 +28,7 @@ const (
 	defaultCurveTime     = time.Minute     // the quick curve's time budget
 	defaultUntracedBelow = 3 * time.Minute // traced runs shorter than this are run again untraced
 	stdinReplayLimit     = 1 << 30         // bytes of a piped stdin kept to replay
+	scratchTrace         = "trace"         // the trace's file in the scratch directory
 )
 
 // programOptions are the flags of `app -- PROG` and `tune -- PROG`, read once.
@@ -38,7 +39,9 @@ type programOptions struct {
 	untracedBelow time.Duration
 	traceOut      string
 	output        string
-	format        render.Format
+	formatName    string        // --format
+	format        render.Format // formatName, looked up
+	applyFor      []string      // --for, for the curve's how-to-apply block
 }
 
 // programArgv is the program and its arguments when the command line
@@ -86,37 +89,38 @@ func asToolFailure(err error) error {
 	return &programExit{status: program.ExitToolFailure, err: err}
 }
 
-func programOptionsOf(c *cli.Context, argv []string) (programOptions, error) {
-	o := programOptions{argv: argv, curve: c.String("curve"), curveTime: c.Duration("curve-time"),
-		untracedBelow: c.Duration("untraced-below"), traceOut: c.String("trace"), output: c.String("output")}
-	if len(argv) == 0 {
-		return o, usagef("app --: name the program to run after --")
+// programOptionsOf are app's flags for `app -- PROG`.
+func programOptionsOf(o appOpts, argv []string, applyFor []string) programOptions {
+	return programOptions{argv: argv, curve: o.curve.v, curveTime: o.curveTime.v, untracedBelow: o.untracedBelow.v,
+		traceOut: o.trace.v, output: o.output.v, formatName: o.format.v, applyFor: applyFor}
+}
+
+// check refuses what cannot run, before the program does.
+func (o *programOptions) check(cmd string) error {
+	if len(o.argv) == 0 {
+		return usagef("%s: name the program to run after --", cmd)
 	}
 	if o.curveTime <= 0 {
-		return o, usagef("--curve-time: %v is not a positive duration", o.curveTime)
+		return usagef("--curve-time: %v is not a positive duration", o.curveTime)
 	}
 	if o.untracedBelow < 0 {
-		return o, usagef("--untraced-below: %v is negative (0: never run the program untraced)", o.untracedBelow)
+		return usagef("--untraced-below: %v is negative (0: never run the program untraced)", o.untracedBelow)
 	}
 	var err error
-	if o.format, err = lookupFormat(report.CmdApp, c.String("format")); err != nil {
-		return o, err
+	if o.format, err = lookupFormat(report.CmdApp, o.formatName); err != nil {
+		return err
 	}
 	for _, p := range []string{o.output, o.traceOut} {
 		if err := checkNewOutput(p); err != nil {
-			return o, err
+			return err
 		}
 	}
-	return o, nil
+	return nil
 }
 
 // appProgramAction is `iobench app [flags] -- PROG ARGS...`.
-func (e *env) appProgramAction(c *cli.Context, argv []string) error {
-	o, err := programOptionsOf(c, argv)
-	if err != nil {
-		return err
-	}
-	if _, err := forFromFlags(c); err != nil {
+func (e *env) appProgramAction(c *cli.Context, o programOptions) error {
+	if err := o.check("app --"); err != nil {
 		return err
 	}
 	r, err := newProgramRun(c, e, o)
@@ -229,7 +233,7 @@ func (r *programRun) observe(ctx context.Context) (observed, error) {
 		fmt.Fprintf(r.stderr, "iobench: %v\niobench: running the program untraced: its time and libraries are reported, not its writes\n", err)
 		return r.observeLoaded(ctx, err.Error())
 	}
-	out := filepath.Join(r.tmp, "trace")
+	out := filepath.Join(r.tmp, scratchTrace)
 	s, done, err := r.spec(nil, false)
 	if err != nil {
 		return observed{}, err

@@ -38,7 +38,7 @@ type pricedCurve struct {
 // not, or a quick curve measured here with the program's flush mode.
 func (r *programRun) programCurve(ctx context.Context, in workload.Input, p *report.AppProgram) (*pricedCurve, error) {
 	if r.o.curve != "" {
-		loaded, err := loadInput(r.c, r.o.curve)
+		loaded, err := loadInput(r.o.curve, loadOpts{applyFor: r.o.applyFor})
 		if err != nil {
 			return nil, fmt.Errorf("--curve: %w", err)
 		}

@@ -25,20 +25,34 @@ func (e *env) cleanCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 		Description: "Only files named as iobench names its data files, made on this host by a process that no longer\n" +
 			"exists, are removed. Files of another host are listed and kept: run clean on that host.\n\n" +
 			"   iobench clean --dir /gpfs/x --dry-run\n   iobench clean --dir /gpfs/x",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory to clean"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "list what would be removed; remove nothing"},
-		},
+		Flags:        rowFlags(cleanRows()),
 		Action:       e.cleanAction,
 		OnUsageError: onUsage,
 	}
 }
 
+// cleanOpts are clean's flags, read once.
+type cleanOpts struct {
+	dir    opt[string]
+	dryRun opt[bool]
+}
+
+func cleanRows() []optRow[cleanOpts] {
+	return []optRow[cleanOpts]{
+		dirRow("directory to clean", ".", func(o *cleanOpts) *opt[string] { return &o.dir }),
+		dryRunRow("list what would be removed; remove nothing", func(o *cleanOpts) *opt[bool] { return &o.dryRun }),
+	}
+}
+
 func (e *env) cleanAction(c *cli.Context) error {
+	var o cleanOpts
+	if err := readRows(c, cleanRows(), &o); err != nil {
+		return err
+	}
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	dir := c.String("dir")
+	dir := o.dir.v
 	if _, err := statDir(c, dir); err != nil {
 		return err
 	}
@@ -46,7 +60,7 @@ func (e *env) cleanAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--dir: %w", err)
 	}
-	job := newCleaning(dir, found, c.Bool("dry-run"))
+	job := newCleaning(dir, found, o.dryRun.v)
 	e.active.Store(job) // a signal names the files not removed
 	defer e.active.Store(nil)
 	err = job.run(c.Context, c.App.Writer)

@@ -123,22 +123,22 @@ func canonicalValue(text string) string {
 
 // flagText is f's value on the command line, or its default.
 func flagText(c *cli.Context, f cli.Flag) string {
-	name := f.Names()[0]
-	switch f.(type) {
-	case *cli.StringSliceFlag:
-		return strings.Join(c.StringSlice(name), ",")
-	case *cli.GenericFlag:
-		return fmt.Sprint(c.Generic(name))
-	case *cli.BoolFlag:
-		return strconv.FormatBool(c.Bool(name))
-	case *cli.IntFlag:
-		return strconv.Itoa(c.Int(name))
-	case *cli.Uint64Flag:
-		return strconv.FormatUint(c.Uint64(name), 10)
-	case *cli.Float64Flag:
-		return strconv.FormatFloat(c.Float64(name), 'g', -1, 64)
+	switch v := valueOf(c, f).val.(type) {
+	case []string:
+		return strings.Join(v, ",")
+	case bool:
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return v
+	default:
+		return fmt.Sprint(v)
 	}
-	return c.String(name)
 }
 
 // agreeOnStart stops every rank when one could not start (err, its

@@ -23,12 +23,12 @@ func forFlag() cli.Flag {
 		DefaultText: "every runtime that applies"}
 }
 
-// forFromFlags reads --for into canonical runtime names; nil: all.
-func forFromFlags(c *cli.Context) ([]string, error) {
-	if c.IsSet("for") && strings.TrimSpace(c.String("for")) == "" {
-		return nil, usagef("--for: %q is empty (valid: %s)", c.String("for"), strings.Join(advice.ApplyRuntimes(), ", "))
+// parseFor reads --for into canonical runtime names; nil: all.
+func parseFor(v opt[string]) ([]string, error) {
+	if v.set && strings.TrimSpace(v.v) == "" {
+		return nil, usagef("--for: %q is empty (valid: %s)", v.v, strings.Join(advice.ApplyRuntimes(), ", "))
 	}
-	names, err := advice.ParseRuntimes(c.String("for"))
+	names, err := advice.ParseRuntimes(v.v)
 	if err != nil {
 		return nil, usagef("--for: %w", err)
 	}
@@ -44,26 +44,17 @@ func joinNames[T fmt.Stringer](values []T) string {
 	return strings.Join(names, ", ")
 }
 
-// configFromFlags turns the sweep's flags into a plan, each through its
-// entry of the settings table; every error names its flag.
-func configFromFlags(c *cli.Context) (iobench.Config, error) {
-	cfg := iobench.DefaultConfig()
-	cfg.ReferenceSizes = advice.ReferenceSizes()
-	err := readSettings(c, &cfg)
-	return cfg, err
-}
-
 // repeatFromFlags reads --repeat (a number of rounds, or auto) and
 // --time-budget.
-func repeatFromFlags(c *cli.Context, cfg *iobench.Config) error {
-	v := strings.TrimSpace(c.String("repeat"))
+func repeatFromFlags(o *sweepOpts, cfg *iobench.Config) error {
+	v := strings.TrimSpace(o.repeat.v)
 	if v == "auto" {
 		cfg.Auto, cfg.Repeat = true, iobench.MinAutoRounds
 	} else {
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
-			return fmt.Errorf("--repeat: %q is not a number of rounds or auto", c.String("repeat"))
+			return fmt.Errorf("--repeat: %q is not a number of rounds or auto", o.repeat.v)
 		case n < 1:
 			return fmt.Errorf("--repeat: %d must be at least 1 (or auto)", n)
 		case n > iobench.MaxRepeat:
@@ -71,40 +62,40 @@ func repeatFromFlags(c *cli.Context, cfg *iobench.Config) error {
 		}
 		cfg.Repeat = n
 	}
-	if !c.IsSet("time-budget") {
+	if !o.timeBudget.set {
 		return nil
 	}
-	return timeBudgetFromFlags(c, cfg)
+	return timeBudgetFromFlags(o, cfg)
 }
 
 // timeBudgetFromFlags reads --time-budget.
-func timeBudgetFromFlags(c *cli.Context, cfg *iobench.Config) error {
-	d, err := time.ParseDuration(c.String("time-budget"))
+func timeBudgetFromFlags(o *sweepOpts, cfg *iobench.Config) error {
+	d, err := time.ParseDuration(o.timeBudget.v)
 	switch {
 	case err != nil:
-		return fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", c.String("time-budget"))
+		return fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", o.timeBudget.v)
 	case d <= 0:
-		return fmt.Errorf("--time-budget: %q must be positive", c.String("time-budget"))
+		return fmt.Errorf("--time-budget: %q must be positive", o.timeBudget.v)
 	}
 	cfg.TimeBudget = d
 	return nil
 }
 
-func countFromFlags(c *cli.Context, elemSize int64) (int64, error) {
+func countFromFlags(o *sweepOpts, elemSize int64) (int64, error) {
 	switch {
-	case c.IsSet("count") && c.IsSet("size"):
+	case o.count.set && o.size.set:
 		return 0, fmt.Errorf("--count and --size: give one, not both")
-	case c.IsSet("size"):
-		n, err := parseBytes("--size", c.String("size"))
+	case o.size.set:
+		n, err := parseBytes("--size", o.size.v)
 		if err != nil {
 			return 0, err
 		}
 		if n%elemSize != 0 {
-			return 0, fmt.Errorf("--size: %q is not a whole number of %d-byte elements", c.String("size"), elemSize)
+			return 0, fmt.Errorf("--size: %q is not a whole number of %d-byte elements", o.size.v, elemSize)
 		}
 		return n / elemSize, nil
-	case c.IsSet("count"):
-		return parseCount(c.String("count"))
+	case o.count.set:
+		return parseCount(o.count.v)
 	}
 	return iobench.DefaultCount, nil
 }
@@ -158,40 +149,43 @@ func parseBytes(flag, s string) (int64, error) {
 	return n, nil
 }
 
-func sizesFromFlags(c *cli.Context) ([]int64, error) {
-	if c.IsSet("sizes") {
-		if c.IsSet("min") || c.IsSet("max") {
+func sizesFromFlags(o *sweepOpts) ([]int64, error) {
+	if o.sizes.set {
+		if o.min.set || o.max.set {
 			return nil, fmt.Errorf("--sizes: give either --sizes or --min/--max, not both")
 		}
-		return parseSizeList(c.String("sizes"))
+		return parseSizeList(o.sizes.v)
 	}
-	lo, err := powerOfTwo("--min", c.String("min"))
+	lo, err := powerOfTwo("--min", o.min.v)
 	if err != nil {
 		return nil, err
 	}
-	hi, err := powerOfTwo("--max", c.String("max"))
+	hi, err := powerOfTwo("--max", o.max.v)
 	if err != nil {
 		return nil, err
 	}
 	if lo > hi {
-		return nil, fmt.Errorf("--min: %q is larger than --max %q", c.String("min"), c.String("max"))
+		return nil, fmt.Errorf("--min: %q is larger than --max %q", o.min.v, o.max.v)
 	}
 	return iobench.PowersOfTwo(lo, hi), nil
 }
 
 // checkSizeFlags names --min or --max when a size the user set cannot be
 // written: Config.Validate knows only the list of sizes.
-func checkSizeFlags(c *cli.Context, cfg iobench.Config) error {
-	for _, flag := range []string{"min", "max"} {
-		if !c.IsSet(flag) {
+func checkSizeFlags(o *sweepOpts, cfg iobench.Config) error {
+	for _, f := range []struct {
+		flag string
+		v    opt[string]
+	}{{"--min", o.min}, {"--max", o.max}} {
+		if !f.v.set {
 			continue
 		}
-		n, _ := parseBytes("--"+flag, c.String(flag))
+		n, _ := parseBytes(f.flag, f.v.v)
 		switch {
 		case n%cfg.ElemSize() != 0:
-			return fmt.Errorf("--%s: %q is not a whole number of %d-byte %s elements", flag, c.String(flag), cfg.ElemSize(), cfg.Type)
+			return fmt.Errorf("%s: %q is not a whole number of %d-byte %s elements", f.flag, f.v.v, cfg.ElemSize(), cfg.Type)
 		case n > cfg.TotalBytes():
-			return fmt.Errorf("--%s: %q is larger than the data (%d bytes); raise --count or --size", flag, c.String(flag), cfg.TotalBytes())
+			return fmt.Errorf("%s: %q is larger than the data (%d bytes); raise --count or --size", f.flag, f.v.v, cfg.TotalBytes())
 		}
 	}
 	return nil

@@ -5,8 +5,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/mpi/mpiio"
@@ -37,22 +35,25 @@ type ioAPI struct {
 
 // ioAPIFromFlags reads --api, --collective, --hint and the ROMIO_HINTS
 // file, and refuses what this build cannot do.
-func ioAPIFromFlags(c *cli.Context, getenv func(string) string) (ioAPI, error) {
+func ioAPIFromFlags(o *sweepOpts, getenv func(string) string) (ioAPI, error) {
 	var a ioAPI
-	switch api := c.String("api"); api {
+	switch api := o.api.v; api {
 	case apiPOSIX:
 	case apiMPIIO:
 		a.mpiio = true
 	default:
 		return a, usagef("--api: unknown value %q (valid: %s, %s)", api, apiPOSIX, apiMPIIO)
 	}
-	if c.IsSet("read-shift") && !mpi.Enabled() {
+	if o.readShift.set && !mpi.Enabled() {
 		return a, usagef("--read-shift: reads another MPI rank's file; it needs the MPI build of iobench (go build -tags mpi) run by mpirun or srun")
 	}
 	if !a.mpiio {
-		for _, flag := range []string{"collective", "hint"} {
-			if c.IsSet(flag) {
-				return a, usagef("--%s: applies to --api %s", flag, apiMPIIO)
+		for _, f := range []struct {
+			flag string
+			set  bool
+		}{{"--collective", o.collective.set}, {"--hint", o.hint.set}} {
+			if f.set {
+				return a, usagef("%s: applies to --api %s", f.flag, apiMPIIO)
 			}
 		}
 		return a, nil
@@ -60,7 +61,7 @@ func ioAPIFromFlags(c *cli.Context, getenv func(string) string) (ioAPI, error) {
 	if !mpi.Enabled() {
 		return a, usagef("--api %s: needs the MPI build of iobench (go build -tags mpi)", apiMPIIO)
 	}
-	a.collective = c.Bool("collective")
+	a.collective = o.collective.v
 	if path := getenv(romioHintsVar); path != "" {
 		text, err := os.ReadFile(path)
 		if err != nil {
@@ -72,7 +73,7 @@ func ioAPIFromFlags(c *cli.Context, getenv func(string) string) (ioAPI, error) {
 		}
 		a.add(hints, romioHintsVar+"="+path)
 	}
-	for _, s := range c.StringSlice("hint") {
+	for _, s := range o.hint.v {
 		h, err := mpiio.ParseHint(s)
 		if err != nil {
 			return a, usagef("--hint: %w", err)

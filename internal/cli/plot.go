@@ -16,19 +16,28 @@ import (
 	"github.com/iobench/iobench/report/render"
 )
 
-func plotFlags() []cli.Flag {
-	return []cli.Flag{
-		formatFlag(report.CmdPlot, "", "%s (default: from the --output extension; needed with -o -)"),
-		outputFlag(fmt.Sprintf("new %s file, or - for stdout with --format (required)", orList(plotExts()))),
+// runsOpts are the flags of plot and compare, read once.
+type runsOpts struct{ format, output opt[string] }
+
+func runsFormat(o *runsOpts) *opt[string] { return &o.format }
+func runsOutput(o *runsOpts) *opt[string] { return &o.output }
+
+func plotRows() []optRow[runsOpts] {
+	return []optRow[runsOpts]{
+		formatRow(report.CmdPlot, "", "%s (default: from the --output extension; needed with -o -)", runsFormat),
+		outputRow(fmt.Sprintf("new %s file, or - for stdout with --format (required)", orList(plotExts())), runsOutput),
 	}
 }
 
-func compareFlags() []cli.Flag {
-	return []cli.Flag{
-		formatFlag(report.CmdCompare, "text", "%s"),
-		outputFlag("write the table to this new file (never overwritten) instead of stdout"),
+func compareRows() []optRow[runsOpts] {
+	return []optRow[runsOpts]{
+		formatRow(report.CmdCompare, "text", "%s", runsFormat),
+		outputRow("write the table to this new file (never overwritten) instead of stdout", runsOutput),
 	}
 }
+
+func plotFlags() []cli.Flag    { return rowFlags(plotRows()) }
+func compareFlags() []cli.Flag { return rowFlags(compareRows()) }
 
 // readRuns loads the saved results named on the command line, as many at
 // once as there are CPUs: each is parsed and summarized on its own. The
@@ -48,7 +57,7 @@ func readRuns(c *cli.Context) ([]report.Run, error) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			ins[i], errs[i] = loadInput(c, p)
+			ins[i], errs[i] = loadInput(p, loadOpts{})
 		})
 	}
 	wg.Wait()
@@ -63,7 +72,11 @@ func readRuns(c *cli.Context) ([]report.Run, error) {
 }
 
 func plotAction(c *cli.Context) error {
-	write, err := plotWriter(c.String("format"), c.String("output"))
+	var o runsOpts
+	if err := readRows(c, plotRows(), &o); err != nil {
+		return err
+	}
+	write, err := plotWriter(o.format.v, o.output.v)
 	if err != nil {
 		return err
 	}
@@ -71,7 +84,7 @@ func plotAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return toOutput(c, func(w io.Writer) error { return write(w, runs) })
+	return toOutput(c.App.Writer, o.output.v, func(w io.Writer) error { return write(w, runs) })
 }
 
 func countOf(xs []string, x string) int {
@@ -123,7 +136,11 @@ func plotExts() []string {
 }
 
 func compareAction(c *cli.Context) error {
-	format, err := lookupFormat(report.CmdCompare, c.String("format"))
+	var o runsOpts
+	if err := readRows(c, compareRows(), &o); err != nil {
+		return err
+	}
+	format, err := lookupFormat(report.CmdCompare, o.format.v)
 	if err != nil {
 		return err
 	}
@@ -131,5 +148,5 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return toOutput(c, func(w io.Writer) error { return format.Runs(w, runs) })
+	return toOutput(c.App.Writer, o.output.v, func(w io.Writer) error { return format.Runs(w, runs) })
 }

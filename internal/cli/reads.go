@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/iobench/iobench/iobench"
 )
 
@@ -15,48 +13,53 @@ import (
 // Config, and names the flag when the value is wrong. Values the engine
 // can judge alone are left to Config.Validate.
 
-// readDir reads --dir, which must be given (or a dry run asked for): a
-// sweep writes gigabytes, and the current directory is often a home with
-// a quota, not the file system to measure.
-func readDir(c *cli.Context, cfg *iobench.Config) error {
-	if !c.IsSet("dir") && !c.Bool("dry-run") {
+// readDir reads --dir, which has no default and must be given: a sweep
+// writes gigabytes, and the current directory is often a home with a
+// quota, not the file system to measure. A dry run, which writes
+// nothing, plans for the current directory without it.
+func readDir(o *sweepOpts, cfg *iobench.Config) error {
+	switch {
+	case o.dir.set:
+		cfg.Dir = o.dir.v
+	case o.dryRun.v:
+		cfg.Dir = "."
+	default:
 		here, _ := os.Getwd()
 		return usagef("--dir: not given; iobench does not write its data files (gigabytes) into the current directory (%s) unasked: "+
 			"give --dir . for it, or a directory on the file system to measure, such as --dir \"${TMPDIR:-/tmp}\"", here)
 	}
-	cfg.Dir = c.String("dir")
 	return nil
 }
 
 // readCount reads --count or --size; with neither, cfg keeps its count
 // (the sweep's default, or another command's).
-func readCount(c *cli.Context, cfg *iobench.Config) error {
-	if !c.IsSet("count") && !c.IsSet("size") {
+func readCount(o *sweepOpts, cfg *iobench.Config) error {
+	if !o.count.set && !o.size.set {
 		return nil
 	}
-	n, err := countFromFlags(c, cfg.ElemSize())
+	n, err := countFromFlags(o, cfg.ElemSize())
 	cfg.Count = n
 	return err
 }
 
 // readSizes reads --sizes or --min/--max, after the count, since a size
 // larger than the data is named by its flag.
-func readSizes(c *cli.Context, cfg *iobench.Config) error {
-	sizes, err := sizesFromFlags(c)
+func readSizes(o *sweepOpts, cfg *iobench.Config) error {
+	sizes, err := sizesFromFlags(o)
 	if err != nil {
 		return err
 	}
 	cfg.Sizes = sizes
-	return checkSizeFlags(c, *cfg)
+	return checkSizeFlags(o, *cfg)
 }
 
-func readRepeat(c *cli.Context, cfg *iobench.Config) error { return repeatFromFlags(c, cfg) }
+func readRepeat(o *sweepOpts, cfg *iobench.Config) error { return repeatFromFlags(o, cfg) }
 
 // readOrder reads --order; unset, rounds are shuffled when there are
 // several, so that drift spreads over every size.
-func readOrder(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Order = iobench.Order(c.String("order"))
-	if !c.IsSet("order") {
+func readOrder(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Order = iobench.Order(o.order.v)
+	if !o.order.set {
 		cfg.Order = iobench.Ascending
 		if cfg.Repeat > 1 || cfg.Auto {
 			cfg.Order = iobench.Shuffled
@@ -65,58 +68,58 @@ func readOrder(c *cli.Context, cfg *iobench.Config) error {
 	return nil
 }
 
-func readSeed(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Seed = c.Uint64("seed")
+func readSeed(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Seed = o.seed.v
 	return nil
 }
 
-func readFsync(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Fsync = c.Bool("fsync")
+func readFsync(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Fsync = o.fsync.v
 	return nil
 }
 
-func readSync(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Sync = iobench.SyncMode(c.String("sync"))
+func readSync(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Sync = iobench.SyncMode(o.sync.v)
 	return nil
 }
 
-func readSource(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Source = iobench.SourceKind(c.String("source"))
+func readSource(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Source = iobench.SourceKind(o.source.v)
 	return nil
 }
 
-func readStride(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Stride = c.Int("stride")
+func readStride(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Stride = o.stride.v
 	return nil
 }
 
-func readMode(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Mode = iobench.Mode(c.String("mode"))
+func readMode(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Mode = iobench.Mode(o.mode.v)
 	return nil
 }
 
-func readDropCaches(c *cli.Context, cfg *iobench.Config) error {
-	if c.Bool("drop-caches") {
+func readDropCaches(o *sweepOpts, cfg *iobench.Config) error {
+	if o.dropCaches.v {
 		cfg.Drop = iobench.DropCaches
 	}
 	return nil
 }
 
-func readKneeFraction(c *cli.Context, cfg *iobench.Config) error {
-	cfg.KneeFraction = c.Float64("knee-fraction")
+func readKneeFraction(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.KneeFraction = o.kneeFraction.v
 	return nil
 }
 
-func readReadShift(c *cli.Context, cfg *iobench.Config) error {
-	cfg.ReadShift = c.Int("read-shift")
+func readReadShift(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.ReadShift = o.readShift.v
 	return nil
 }
 
-func readTimeLimit(c *cli.Context, cfg *iobench.Config) error {
-	if !c.IsSet("time-limit") {
+func readTimeLimit(o *sweepOpts, cfg *iobench.Config) error {
+	if !o.timeLimit.set {
 		return nil
 	}
-	v := c.String("time-limit")
+	v := o.timeLimit.v
 	d, err := time.ParseDuration(strings.TrimSpace(v))
 	switch {
 	case err != nil:
@@ -130,50 +133,50 @@ func readTimeLimit(c *cli.Context, cfg *iobench.Config) error {
 
 // notEmpty refuses a flag given an empty value, which its type would
 // otherwise take for its default.
-func notEmpty(c *cli.Context, flag string) error {
-	if c.IsSet(flag) && strings.TrimSpace(c.String(flag)) == "" {
-		return fmt.Errorf("--%s: the value is empty", flag)
+func notEmpty(flag string, v opt[string]) error {
+	if v.set && strings.TrimSpace(v.v) == "" {
+		return fmt.Errorf("%s: the value is empty", flag)
 	}
 	return nil
 }
 
-func readData(c *cli.Context, cfg *iobench.Config) error {
-	cfg.Data = iobench.DataPattern(c.String("data"))
-	return notEmpty(c, "data")
+func readData(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.Data = iobench.DataPattern(o.data.v)
+	return notEmpty("--data", o.data)
 }
 
 // readFlush reads --flush, after --fsync, which it must not contradict.
-func readFlush(c *cli.Context, cfg *iobench.Config) error {
-	if err := notEmpty(c, "flush"); err != nil || !c.IsSet("flush") {
+func readFlush(o *sweepOpts, cfg *iobench.Config) error {
+	if err := notEmpty("--flush", o.flush); err != nil || !o.flush.set {
 		return err
 	}
-	cfg.Flush = iobench.FlushMode(c.String("flush"))
-	if c.IsSet("fsync") && c.Bool("fsync") != (cfg.Flush == iobench.FlushFsync) {
-		return fmt.Errorf("--flush: %q contradicts --fsync=%v (--fsync is --flush fsync); give one", c.String("flush"), c.Bool("fsync"))
+	cfg.Flush = iobench.FlushMode(o.flush.v)
+	if o.fsync.set && o.fsync.v != (cfg.Flush == iobench.FlushFsync) {
+		return fmt.Errorf("--flush: %q contradicts --fsync=%v (--fsync is --flush fsync); give one", o.flush.v, o.fsync.v)
 	}
 	cfg.Fsync = cfg.Flush == iobench.FlushFsync
 	return nil
 }
 
-func readOpenSync(c *cli.Context, cfg *iobench.Config) error {
-	cfg.OpenSync = iobench.OpenSync(c.String("open-sync"))
-	return notEmpty(c, "open-sync")
+func readOpenSync(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.OpenSync = iobench.OpenSync(o.openSync.v)
+	return notEmpty("--open-sync", o.openSync)
 }
 
-// perRankOnly refuses flag with --shared-file: it needs a file of each
-// rank's own.
-func perRankOnly(flag string) func(c *cli.Context, cfg *iobench.Config) error {
-	return func(c *cli.Context, _ *iobench.Config) error {
-		if c.Bool(flag) && c.Bool("shared-file") {
-			return fmt.Errorf("--%s: applies to a file per rank; it is not available with --shared-file", flag)
+// perRankOnly refuses flag, on in the Config, with --shared-file: it
+// needs a file of each rank's own.
+func perRankOnly(flag string, on func(*iobench.Config) bool) func(o *sweepOpts, cfg *iobench.Config) error {
+	return func(o *sweepOpts, cfg *iobench.Config) error {
+		if on(cfg) && o.sharedFile.v {
+			return fmt.Errorf("%s: applies to a file per rank; it is not available with --shared-file", flag)
 		}
 		return nil
 	}
 }
 
 // readLatency reads --latency and --latency-all, which implies it.
-func readLatency(c *cli.Context, cfg *iobench.Config) error {
-	cfg.LatencyAll = c.Bool("latency-all")
-	cfg.Latency = c.Bool("latency") || cfg.LatencyAll
+func readLatency(o *sweepOpts, cfg *iobench.Config) error {
+	cfg.LatencyAll = o.latencyAll.v
+	cfg.Latency = o.latency.v || cfg.LatencyAll
 	return nil
 }

@@ -74,19 +74,40 @@ func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 	}
 }
 
-func runtimeFlags() []cli.Flag {
-	flags := sharedFlags("dir", "count", "size")
-	flags = append(flags,
-		&cli.StringFlag{Name: "buffers", Usage: "buffer sizes to run, e.g. 8KiB,128KiB,1MiB", DefaultText: "8 KiB, the runtime's default, the recommended size and twice it, 16 MiB"},
-		&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "byte orders to run, a list of: " + joinNames(convert.Orders())},
-		&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "record size of the small-records layout, a multiple of 8 bytes"},
-		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee and the predicted gains from", DefaultText: "a quick write(2) sweep of the buffer sizes on --dir"},
-		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
-			DefaultText: "auto in the disk and parallel file system profiles, else " + strconv.Itoa(runtimes.DefaultRounds)},
-		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
-	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
-	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
-	return append(flags, sharedFlags("output", "no-progress", "progress", "brief")...)
+// runtimeOpts are the flags of `iobench runtime`, read once: those of
+// the sweep's table in sweep, the runtime's own beside them.
+type runtimeOpts struct {
+	sweep                         sweepOpts
+	buffers, record, from, format opt[string]
+}
+
+// inSweep is where runtimeOpts hold the sweep's table's values.
+func inSweep(o *runtimeOpts) *sweepOpts { return &o.sweep }
+
+func runtimeFlags() []cli.Flag { return rowFlags(runtimeRows()) }
+
+func runtimeRows() []optRow[runtimeOpts] {
+	rows := sharedRows(inSweep, dirSetting(), countSetting(), sizeSetting())
+	rows = append(rows, row(&cli.StringFlag{Name: "buffers", Usage: "buffer sizes to run, e.g. 8KiB,128KiB,1MiB", DefaultText: "8 KiB, the runtime's default, the recommended size and twice it, 16 MiB"},
+		func(o *runtimeOpts) *opt[string] { return &o.buffers }))
+	rows = append(rows, sharedRows(inSweep, retold(convertSetting(), "native,big-endian", "byte orders to run, a list of: "+joinNames(convert.Orders()), ""))...)
+	rows = append(rows,
+		recordRow("record size of the small-records layout, a multiple of 8 bytes", func(o *runtimeOpts) *opt[string] { return &o.record }),
+		fromRow("an iobench sweep (JSON or CSV) to take the knee and the predicted gains from", "a quick write(2) sweep of the buffer sizes on --dir",
+			func(o *runtimeOpts) *opt[string] { return &o.from }))
+	rows = append(rows, sharedRows(inSweep,
+		retold(repeatSetting(), "", "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
+			"auto in the disk and parallel file system profiles, else "+strconv.Itoa(runtimes.DefaultRounds)),
+		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)),
+		seedSetting(), fsyncSetting(), syncSetting(), profileSetting(), kneeFractionSetting())...)
+	rows = append(rows, formatRow(report.CmdRuntime, "text", "output format: %s", func(o *runtimeOpts) *opt[string] { return &o.format }))
+	return append(rows, sharedRows(inSweep, outputSetting(), noProgressSetting(), progressSetting(), briefSetting())...)
+}
+
+// readRuntimeOpts reads rows, the command's, into new options.
+func readRuntimeOpts(c *cli.Context, rows []optRow[runtimeOpts]) (runtimeOpts, error) {
+	o := runtimeOpts{sweep: newSweepOpts(iobench.DefaultConfig())}
+	return o, readRows(c, rows, &o)
 }
 
 // runtimeJob is one `iobench runtime` from flags to report.
@@ -113,7 +134,11 @@ func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	j, err := newRuntimeJob(c, e, rt)
+	o, err := readRuntimeOpts(c, runtimeRows())
+	if err != nil {
+		return asUsage(err)
+	}
+	j, err := newRuntimeJob(c, e, rt, &o)
 	if err != nil {
 		return err
 	}
@@ -122,23 +147,24 @@ func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
 
 // newRuntimeJob reads and checks every flag before anything is built or
 // written.
-func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime) (*runtimeJob, error) {
-	return newJobWith(c, e, rt, (*runtimeJob).planFromFlags)
+func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts) (*runtimeJob, error) {
+	return newJobWith(c, e, rt, o, (*runtimeJob).planFromOpts)
 }
 
 // newJobWith is newRuntimeJob with the data and cases read by readPlan.
-func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, readPlan func(*runtimeJob, *cli.Context) error) (*runtimeJob, error) {
-	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: c.String("output"),
-		from: c.String("from"), fraction: c.Float64("knee-fraction")}
-	format, err := lookupFormat(report.CmdRuntime, c.String("format"))
+func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, readPlan func(*runtimeJob, *runtimeOpts) error) (*runtimeJob, error) {
+	sw := &o.sweep
+	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: sw.output.v,
+		from: o.from.v, fraction: sw.kneeFraction.v}
+	format, err := lookupFormat(report.CmdRuntime, o.format.v)
 	if err != nil {
 		return nil, err
 	}
-	if j.progress, err = progress.ParseMode(c.String("progress"), c.Bool("no-progress")); err != nil {
+	if j.progress, err = progress.ParseMode(sw.progress.v, sw.noProgress.v); err != nil {
 		return nil, asUsage(err)
 	}
 	j.reporter = format.Runtime
-	if c.Bool("brief") {
+	if sw.brief.v {
 		if format.Name != "text" {
 			return nil, usagef("--brief: the verdict is text; it cannot go with --format %s", format.Name)
 		}
@@ -150,49 +176,48 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, readPlan func(*runt
 	if err := checkNewOutput(j.output); err != nil {
 		return nil, err
 	}
-	if err := readPlan(j, c); err != nil {
+	if err := readPlan(j, o); err != nil {
 		return nil, asUsage(err)
 	}
 	if j.info, err = statDir(c, j.cfg.Dir); err != nil {
 		return nil, err
 	}
 	if j.from != "" {
-		in, err := loadInput(c, j.from)
+		in, err := loadInput(j.from, loadOpts{kneeFraction: sw.kneeFraction})
 		if err != nil {
 			return nil, usagef("--from: %w", err)
 		}
 		j.fromRep = in.Report
 	}
 	j.sweep = &sweepJob{cfg: j.cfg, env: e, stderr: j.stderr, progress: j.progress, fraction: j.fraction}
-	if err := j.sweep.applyProfile(c, j.info); err != nil {
+	if err := j.sweep.applyProfile(sw, j.info); err != nil {
 		return nil, err
 	}
 	j.plan.Fsync = j.sweep.cfg.Fsync
-	if err := j.roundsFromProfile(c); err != nil {
+	if err := j.roundsFromProfile(sw.repeat); err != nil {
 		return nil, err
 	}
 	j.rep = &report.RuntimeReport{Header: header(c, j.info), Runtime: rt}
 	return j, nil
 }
 
-// planFromFlags reads the data, buffer, byte order and timing flags.
-func (j *runtimeJob) planFromFlags(c *cli.Context) error {
-	j.cfg = iobench.DefaultConfig()
-	j.cfg.Type = convert.Float64
-	j.cfg.Count = int64(runtimeDefaultBytes / runtimes.ElementBytes)
-	if err := j.timingFromFlags(c); err != nil {
+// planFromOpts reads the data, buffer, byte order and timing flags.
+func (j *runtimeJob) planFromOpts(o *runtimeOpts) error {
+	o.sweep.cfg.Type = convert.Float64
+	o.sweep.cfg.Count = int64(runtimeDefaultBytes / runtimes.ElementBytes)
+	if err := j.timingFromOpts(&o.sweep); err != nil {
 		return err
 	}
-	orders, err := parseOrders(c.String("convert"))
+	orders, err := parseOrders(o.sweep.convert.v)
 	if err != nil {
 		return err
 	}
-	record, err := j.recordFromFlags(c)
+	record, err := j.recordFromOpts(o.record)
 	if err != nil {
 		return err
 	}
-	if c.IsSet("buffers") {
-		if j.buffers, err = parseBufferList(j.rt, c.String("buffers")); err != nil {
+	if o.buffers.set {
+		if j.buffers, err = parseBufferList(j.rt, o.buffers.v); err != nil {
 			return err
 		}
 	}
@@ -201,38 +226,39 @@ func (j *runtimeJob) planFromFlags(c *cli.Context) error {
 	return nil
 }
 
-// timingFromFlags reads the directory, the data's size and the timing
-// flags into j.cfg, whose Count holds the default size.
-func (j *runtimeJob) timingFromFlags(c *cli.Context) error {
-	if err := readSettings(c, &j.cfg, "dir", "count", "seed", "fsync", "sync"); err != nil {
+// timingFromOpts makes j.cfg of the directory, the data's size and the
+// timing flags; o.cfg holds the command's defaults.
+func (j *runtimeJob) timingFromOpts(o *sweepOpts) error {
+	if err := applySettings(o, dirSetting(), countSetting(), seedSetting(), fsyncSetting(), syncSetting()); err != nil {
 		return err
 	}
 	var err error
 	switch {
-	case c.IsSet("repeat"): // with --time-budget
-		err = repeatFromFlags(c, &j.cfg)
-	case c.IsSet("time-budget"):
-		err = timeBudgetFromFlags(c, &j.cfg)
+	case o.repeat.set: // with --time-budget
+		err = repeatFromFlags(o, &o.cfg)
+	case o.timeBudget.set:
+		err = timeBudgetFromFlags(o, &o.cfg)
 	}
 	if err != nil {
 		return err
 	}
-	if !c.IsSet("seed") {
-		j.cfg.Seed = uint64(time.Now().UnixNano())
+	if !o.seed.set {
+		o.cfg.Seed = uint64(time.Now().UnixNano())
 	}
+	j.cfg = o.cfg
 	return checkSync(j.cfg.Sync)
 }
 
-// recordFromFlags reads --record: whole float64 elements, within the data.
-func (j *runtimeJob) recordFromFlags(c *cli.Context) (int64, error) {
-	record, err := parseBytes("--record", c.String("record"))
+// recordFromOpts reads --record: whole float64 elements, within the data.
+func (j *runtimeJob) recordFromOpts(v opt[string]) (int64, error) {
+	record, err := parseBytes("--record", v.v)
 	switch {
 	case err != nil:
 		return 0, err
 	case record%runtimes.ElementBytes != 0:
-		return 0, fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", c.String("record"))
+		return 0, fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", v.v)
 	case record > j.cfg.TotalBytes():
-		return 0, fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", c.String("record"), j.cfg.TotalBytes())
+		return 0, fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", v.v, j.cfg.TotalBytes())
 	}
 	return record, nil
 }
@@ -240,18 +266,18 @@ func (j *runtimeJob) recordFromFlags(c *cli.Context) (int64, error) {
 // roundsFromProfile sets the plan's rounds as sweep's would be set:
 // --repeat, else the profile's (adaptive rounds in the disk and parallel
 // file system profiles), but never fewer than DefaultRounds fixed ones.
-func (j *runtimeJob) roundsFromProfile(c *cli.Context) error {
+func (j *runtimeJob) roundsFromProfile(repeat opt[string]) error {
 	cfg := j.sweep.cfg
 	switch {
 	case cfg.Auto:
 		j.plan.Auto, j.plan.Rounds, j.plan.TimeBudget = true, iobench.MinAutoRounds, cfg.TimeBudget
-	case c.IsSet("repeat") || cfg.Repeat > j.plan.Rounds:
+	case repeat.set || cfg.Repeat > j.plan.Rounds:
 		j.plan.Rounds = cfg.Repeat
 	}
 	switch {
 	case cfg.TimeBudget == 0 || cfg.Auto:
-	case c.IsSet("repeat"):
-		return usagef("--time-budget: %s needs --repeat auto, not --repeat %s (a fixed number of rounds runs whatever they cost)", cfg.TimeBudget, c.String("repeat"))
+	case repeat.set:
+		return usagef("--time-budget: %s needs --repeat auto, not --repeat %s (a fixed number of rounds runs whatever they cost)", cfg.TimeBudget, repeat.v)
 	default:
 		return usagef("--time-budget: %s needs --repeat auto: profile %s runs %d fixed rounds", cfg.TimeBudget, j.sweep.profile, j.plan.Rounds)
 	}

@@ -49,7 +49,7 @@ value and twice it. Needs the MPI build, started by mpirun or srun.
 
    mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir /gpfs/x
    mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --components romio321 --modes collective --layouts shared
-   mpirun -np 2 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --memory strided --stride 2 --type int32 --format json -o s.json`,
+   mpirun -np 2 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --memory strided --memory-stride 2 --memory-type int32 --format json -o s.json`,
 	runtimes.HDF5: `Compiles an HDF5 writer (libhdf5 from pkg-config, or h5cc) and runs it on a 1-D float64 dataset,
 contiguous and chunked (chunks of the knee), native and big-endian, one H5Dwrite and 1 KiB hyperslabs, with
 H5Pset_alignment at the knee, the sieve buffer at the knee and the type-conversion buffer where each matters.
@@ -67,38 +67,68 @@ func (e *env) libraryCommand(rt runtimes.Runtime, onUsage cli.OnUsageErrorFunc) 
 		Action: func(c *cli.Context) error { return e.libraryAction(c, rt) }, OnUsageError: onUsage}
 }
 
-func libraryFlags(rt runtimes.Runtime) []cli.Flag {
-	flags := sharedFlags("dir", "count", "size")
+// libraryOpts are the flags of `iobench runtime mpiio|hdf5`, read once:
+// those it shares with `iobench runtime` in rt, the library's own
+// beside them.
+type libraryOpts struct {
+	rt                                           runtimeOpts
+	components, layouts, modes, memory, callSize opt[string]
+	source, memoryType, storage                  opt[string]
+	memoryStride, ranks                          opt[int]
+}
+
+func libSweep(o *libraryOpts) *sweepOpts     { return &o.rt.sweep }
+func libLayouts(o *libraryOpts) *opt[string] { return &o.layouts }
+
+func libraryFlags(rt runtimes.Runtime) []cli.Flag { return rowFlags(libraryRows(rt)) }
+
+func libraryRows(rt runtimes.Runtime) []optRow[libraryOpts] {
 	def, per := int64(hdf5DefaultBytes), ""
 	if rt == runtimes.MPIIO {
 		def, per = mpiioDefaultBytes, " per rank"
 	}
-	setDefaultText(flags[1], fmt.Sprintf("%d (%s)%s", def/runtimes.ElementBytes, units.FormatSize(def), per))
+	count := countSetting()
+	count.runtimeDefault = fmt.Sprintf("%d (%s)%s", def/runtimes.ElementBytes, units.FormatSize(def), per)
+	rows := sharedRows(libSweep, dirSetting(), count, sizeSetting())
 	if rt == runtimes.MPIIO {
-		flags = append(flags,
-			&cli.StringFlag{Name: "components", Value: runtimes.OMPIO + "," + runtimes.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"},
-			&cli.StringFlag{Name: "layouts", Value: "per-rank,shared", Usage: "a file per rank (MPI_COMM_SELF), one shared file (MPI_COMM_WORLD)"},
-			&cli.StringFlag{Name: "modes", Value: "independent,collective", Usage: "MPI_File_write_at, MPI_File_write_at_all"},
-			&cli.StringFlag{Name: "memory", Value: "contiguous,strided", Usage: "contiguous memory, and strided (an MPI_Type_vector the library gathers; its packed twin runs beside it)"},
-			&cli.StringFlag{Name: "call-size", Value: "1MiB", Usage: "file bytes per MPI-IO call"},
-			&cli.StringFlag{Name: "source", Value: runtimes.SourceArray, Usage: "array (each rank's whole data in memory, as a program's arrays) or window (one call's data, written again by every call, as IOR writes its one buffer)"},
-			&cli.IntFlag{Name: "stride", Value: 2, Usage: "strided memory: every K-th element"},
-			&cli.StringFlag{Name: "type", Value: "int32", Usage: "strided memory's element: " + joinNames(convert.Types()[:4])},
-			&cli.IntFlag{Name: "ranks", Usage: "ranks of each writer job", DefaultText: "the ranks of this job"})
+		rows = append(rows, mpiioRows()...)
 	} else {
-		flags = append(flags,
-			&cli.StringFlag{Name: "storage", Value: "contiguous,chunked", Usage: "HDF5 dataset layouts: contiguous, chunked (chunks of the knee)"},
-			&cli.StringFlag{Name: "layouts", Value: "array,records", Usage: "one H5Dwrite of the whole dataset (array), hyperslabs of --record (records)"},
-			&cli.StringFlag{Name: "convert", Value: "native,big-endian", Usage: "file type: native (H5T_NATIVE_DOUBLE), big-endian (H5T_IEEE_F64BE, converted by HDF5)"},
-			&cli.StringFlag{Name: "record", Value: "1KiB", Usage: "bytes per H5Dwrite of the records layout, a multiple of 8"})
+		rows = append(rows, hdf5Rows()...)
 	}
-	flags = append(flags,
-		&cli.StringFlag{Name: "from", Usage: "an iobench sweep (JSON or CSV) to take the knee from", DefaultText: "a quick write(2) sweep on --dir"},
-		&cli.StringFlag{Name: "repeat", Usage: "rounds, each running every case once in a shuffled order; or auto", DefaultText: "auto in the disk and parallel file system profiles, else 5"},
-		&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)})
-	flags = append(flags, sharedFlags("seed", "fsync", "sync", "profile", "knee-fraction")...)
-	flags = append(flags, formatFlag(report.CmdRuntime, "text", "output format: %s"))
-	return append(flags, sharedFlags("output", "no-progress", "progress")...)
+	rows = append(rows, fromRow("an iobench sweep (JSON or CSV) to take the knee from", "a quick write(2) sweep on --dir", func(o *libraryOpts) *opt[string] { return &o.rt.from }))
+	rows = append(rows, sharedRows(libSweep,
+		retold(repeatSetting(), "", "rounds, each running every case once in a shuffled order; or auto", "auto in the disk and parallel file system profiles, else 5"),
+		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)),
+		seedSetting(), fsyncSetting(), syncSetting(), profileSetting(), kneeFractionSetting())...)
+	rows = append(rows, formatRow(report.CmdRuntime, "text", "output format: %s", func(o *libraryOpts) *opt[string] { return &o.rt.format }))
+	return append(rows, sharedRows(libSweep, outputSetting(), noProgressSetting(), progressSetting())...)
+}
+
+// mpiioRows are the cases of `runtime mpiio`. --memory-stride and
+// --memory-type shape the strided memory alone, so they are not the
+// sweep's --stride and --type.
+func mpiioRows() []optRow[libraryOpts] {
+	return []optRow[libraryOpts]{
+		row(&cli.StringFlag{Name: "components", Value: runtimes.OMPIO + "," + runtimes.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"}, func(o *libraryOpts) *opt[string] { return &o.components }),
+		layoutsRow("per-rank,shared", "a file per rank (MPI_COMM_SELF), one shared file (MPI_COMM_WORLD)", libLayouts),
+		row(&cli.StringFlag{Name: "modes", Value: "independent,collective", Usage: "MPI_File_write_at, MPI_File_write_at_all"}, func(o *libraryOpts) *opt[string] { return &o.modes }),
+		row(&cli.StringFlag{Name: "memory", Value: "contiguous,strided", Usage: "contiguous memory, and strided (an MPI_Type_vector the library gathers; its packed twin runs beside it)"}, func(o *libraryOpts) *opt[string] { return &o.memory }),
+		row(&cli.StringFlag{Name: "call-size", Value: "1MiB", Usage: "file bytes per MPI-IO call"}, func(o *libraryOpts) *opt[string] { return &o.callSize }),
+		sourceRow("array (each rank's whole data in memory, as a program's arrays) or window (one call's data, written again by every call, as IOR writes its one buffer)", func(o *libraryOpts) *opt[string] { return &o.source }),
+		row(&cli.IntFlag{Name: "memory-stride", Value: 2, Usage: "strided memory: every K-th element"}, func(o *libraryOpts) *opt[int] { return &o.memoryStride }),
+		row(&cli.StringFlag{Name: "memory-type", Value: "int32", Usage: "strided memory's element: " + joinNames(convert.Types()[:4])}, func(o *libraryOpts) *opt[string] { return &o.memoryType }),
+		row(&cli.IntFlag{Name: "ranks", Usage: "ranks of each writer job", DefaultText: "the ranks of this job"}, func(o *libraryOpts) *opt[int] { return &o.ranks }),
+	}
+}
+
+// hdf5Rows are the cases of `runtime hdf5`.
+func hdf5Rows() []optRow[libraryOpts] {
+	rows := []optRow[libraryOpts]{
+		row(&cli.StringFlag{Name: "storage", Value: "contiguous,chunked", Usage: "HDF5 dataset layouts: contiguous, chunked (chunks of the knee)"}, func(o *libraryOpts) *opt[string] { return &o.storage }),
+		layoutsRow("array,records", "one H5Dwrite of the whole dataset (array), hyperslabs of --record (records)", libLayouts),
+	}
+	rows = append(rows, sharedRows(libSweep, retold(convertSetting(), "native,big-endian", "file type: native (H5T_NATIVE_DOUBLE), big-endian (H5T_IEEE_F64BE, converted by HDF5)", ""))...)
+	return append(rows, recordRow("bytes per H5Dwrite of the records layout, a multiple of 8", func(o *libraryOpts) *opt[string] { return &o.rt.record }))
 }
 
 // libraryJob is one `iobench runtime mpiio|hdf5`: a runtime job whose
@@ -123,10 +153,15 @@ func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
 	if rt == runtimes.MPIIO && !mpi.Enabled() {
 		return usagef("runtime mpiio: needs the MPI build of iobench, started by mpirun or srun: go build -tags mpi -o bin/iobench-mpi . && mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir DIR")
 	}
+	o := libraryOpts{rt: runtimeOpts{sweep: newSweepOpts(iobench.DefaultConfig())}}
+	rerr := readRows(c, libraryRows(rt), &o)
 	if rt == runtimes.MPIIO && e.world != nil {
-		return e.libraryOnRank0(c, rt)
+		return e.libraryOnRank0(c, rt, &o, rerr)
 	}
-	j, err := newLibraryJob(c, e, rt)
+	if rerr != nil {
+		return rerr
+	}
+	j, err := newLibraryJob(c, e, rt, &o)
 	if err != nil {
 		return err
 	}
@@ -139,14 +174,14 @@ func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
 // given another value than on rank 0, stops every rank with one line
 // naming it, where the others used to wait for it for ever. Rank 0 runs
 // the check; the others wait.
-func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime) error {
-	cl, err := e.joinCluster() // collective: every rank, first
-	if err != nil {
-		return err
+func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime, o *libraryOpts, err error) error {
+	cl, jerr := e.joinCluster() // collective: every rank, first
+	if jerr != nil {
+		return jerr
 	}
 	var j *libraryJob
-	if e.world.Rank() == 0 {
-		j, err = newLibraryJob(c, e, rt)
+	if e.world.Rank() == 0 && err == nil {
+		j, err = newLibraryJob(c, e, rt, o)
 	}
 	differ := cl.SameSettings(commandSettings(c))
 	var sm *cluster.SettingsMismatchError
@@ -166,69 +201,69 @@ func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime) error {
 
 // newLibraryJob reads and checks every flag before anything is built or
 // written.
-func newLibraryJob(c *cli.Context, e *env, rt runtimes.Runtime) (*libraryJob, error) {
+func newLibraryJob(c *cli.Context, e *env, rt runtimes.Runtime, o *libraryOpts) (*libraryJob, error) {
 	j := &libraryJob{}
-	rj, err := newJobWith(c, e, rt, j.planFromFlags)
+	rj, err := newJobWith(c, e, rt, &o.rt, func(rj *runtimeJob, _ *runtimeOpts) error { return j.planFromOpts(rj, o) })
 	if err != nil {
 		return nil, err
 	}
 	j.runtimeJob = rj
-	format, _ := lookupFormat(report.CmdRuntime, c.String("format")) // newJobWith checked it
+	format, _ := lookupFormat(report.CmdRuntime, o.rt.format.v) // newJobWith checked it
 	j.reporter = format.Library
 	return j, nil
 }
 
-// planFromFlags reads the data, cases and timing flags.
-func (j *libraryJob) planFromFlags(rj *runtimeJob, c *cli.Context) error {
-	rj.cfg = iobench.DefaultConfig()
-	rj.cfg.Type = convert.Float64
-	rj.cfg.Count = int64(hdf5DefaultBytes / runtimes.ElementBytes)
+// planFromOpts reads the data, cases and timing flags.
+func (j *libraryJob) planFromOpts(rj *runtimeJob, o *libraryOpts) error {
+	cfg := &o.rt.sweep.cfg
+	cfg.Type = convert.Float64
+	cfg.Count = int64(hdf5DefaultBytes / runtimes.ElementBytes)
 	if rj.rt == runtimes.MPIIO {
-		rj.cfg.Count = mpiioDefaultBytes / runtimes.ElementBytes
+		cfg.Count = mpiioDefaultBytes / runtimes.ElementBytes
 	}
-	if err := rj.timingFromFlags(c); err != nil {
+	if err := rj.timingFromOpts(&o.rt.sweep); err != nil {
 		return err
 	}
 	rj.plan = runtimes.Plan{Dir: rj.cfg.Dir, Elements: rj.cfg.Count, Rounds: runtimes.DefaultRounds, Seed: rj.cfg.Seed, Sync: rj.cfg.Sync, Warmup: true}
 	if rj.rt == runtimes.MPIIO {
-		return j.mpiioFromFlags(rj, c)
+		return j.mpiioFromOpts(rj, o)
 	}
-	return j.hdf5FromFlags(rj, c)
+	return j.hdf5FromOpts(rj, o)
 }
 
-func (j *libraryJob) mpiioFromFlags(rj *runtimeJob, c *cli.Context) error {
+func (j *libraryJob) mpiioFromOpts(rj *runtimeJob, o *libraryOpts) error {
 	var err error
 	ch := &j.mpiio
-	if ch.Components, err = parseList("--components", c.String("components"), oneOf(runtimes.OMPIO, runtimes.ROMIO)); err != nil {
+	if ch.Components, err = parseList("--components", o.components.v, oneOf(runtimes.OMPIO, runtimes.ROMIO)); err != nil {
 		return err
 	}
-	if ch.Layouts, err = parseList("--layouts", c.String("layouts"), layoutOf(runtimes.LayoutPerRank, runtimes.LayoutShared)); err != nil {
+	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(runtimes.LayoutPerRank, runtimes.LayoutShared)); err != nil {
 		return err
 	}
-	if ch.Collective, err = parseList("--modes", c.String("modes"), modeOf); err != nil {
+	if ch.Collective, err = parseList("--modes", o.modes.v, modeOf); err != nil {
 		return err
 	}
-	if ch.Memories, err = parseList("--memory", c.String("memory"), oneOf(runtimes.MemoryContiguous, runtimes.MemoryStrided)); err != nil {
+	if ch.Memories, err = parseList("--memory", o.memory.v, oneOf(runtimes.MemoryContiguous, runtimes.MemoryStrided)); err != nil {
 		return err
 	}
 	lp := &rj.plan.Library
-	lp.Stride, lp.Ranks = c.Int("stride"), c.Int("ranks")
-	t, err := convert.ParseType(c.String("type"))
+	lp.Stride, lp.Ranks = o.memoryStride.v, o.ranks.v
+	t, err := convert.ParseType(o.memoryType.v)
 	switch {
 	case err != nil:
-		return fmt.Errorf("--type: %w", err)
+		return fmt.Errorf("--memory-type: %w", err)
 	case t.Size() > 8:
-		return fmt.Errorf("--type: %s: MPI-IO's strided memory takes elements of 4 or 8 bytes", t)
+		return fmt.Errorf("--memory-type: %s: MPI-IO's strided memory takes elements of 4 or 8 bytes", t)
 	case lp.Stride < 1:
-		return fmt.Errorf("--stride: %d: want at least 1", lp.Stride)
-	case c.IsSet("ranks") && lp.Ranks < 1:
+		return fmt.Errorf("--memory-stride: %d: want at least 1", lp.Stride)
+	case o.ranks.set && lp.Ranks < 1:
 		return fmt.Errorf("--ranks: %d: want at least 1", lp.Ranks)
 	}
 	lp.Type = t.String()
-	if lp.Source, err = oneOf(runtimes.SourceArray, runtimes.SourceWindow)(c.String("source")); err != nil {
+	if lp.Source, err = oneOf(runtimes.SourceArray, runtimes.SourceWindow)(o.source.v); err != nil {
 		return fmt.Errorf("--source: %w", err)
 	}
-	if lp.CallBytes, err = parseBytes("--call-size", c.String("call-size")); err != nil {
+	if lp.CallBytes, err = parseBytes("--call-size", o.callSize.v); err != nil {
 		return err
 	}
 	return checkCalls(lp.CallBytes, rj.plan.Bytes(), int64(t.Size()))
@@ -247,19 +282,19 @@ func checkCalls(call, total, elem int64) error {
 	return nil
 }
 
-func (j *libraryJob) hdf5FromFlags(rj *runtimeJob, c *cli.Context) error {
+func (j *libraryJob) hdf5FromOpts(rj *runtimeJob, o *libraryOpts) error {
 	var err error
 	ch := &j.hdf5
-	if ch.Storages, err = parseList("--storage", c.String("storage"), oneOf(runtimes.StorageContiguous, runtimes.StorageChunked)); err != nil {
+	if ch.Storages, err = parseList("--storage", o.storage.v, oneOf(runtimes.StorageContiguous, runtimes.StorageChunked)); err != nil {
 		return err
 	}
-	if ch.Layouts, err = parseList("--layouts", c.String("layouts"), layoutOf(runtimes.LayoutArray, runtimes.LayoutRecords)); err != nil {
+	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(runtimes.LayoutArray, runtimes.LayoutRecords)); err != nil {
 		return err
 	}
-	if ch.Orders, err = parseOrders(c.String("convert")); err != nil {
+	if ch.Orders, err = parseOrders(o.rt.sweep.convert.v); err != nil {
 		return err
 	}
-	rj.plan.RecordBytes, err = rj.recordFromFlags(c)
+	rj.plan.RecordBytes, err = rj.recordFromOpts(o.rt.record)
 	return err
 }
 

@@ -38,6 +38,9 @@ func TestEverySettingIsRead(t *testing.T) {
 		if ways != 1 {
 			t.Errorf("--%s: give exactly one of read (or into), readWith and cmd (it has %d)", s.name(), ways)
 		}
+		if (s.store == nil) == (s.into == nil) {
+			t.Errorf("--%s: give its row a field (store) or a Config switch (into), one of them", s.name())
+		}
 		if _, isSwitch := s.flag.(*cli.BoolFlag); s.into != nil && !isSwitch {
 			t.Errorf("--%s: into is for switches (BoolFlag)", s.name())
 		}

@@ -76,37 +76,38 @@ func (e *env) sweepAction(c *cli.Context) error {
 }
 
 func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
-	cfg, err := configFromFlags(c)
+	o, err := readSweepOpts(c)
 	if err != nil {
 		return nil, asUsage(err)
 	}
+	cfg := o.cfg
 	if cfg.Jobs > 1 && e.ranks() > 1 {
 		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
 	}
-	j := &sweepJob{cfg: cfg, env: e, format: c.String("format"), output: c.String("output"), brief: c.Bool("brief"),
+	j := &sweepJob{cfg: cfg, env: e, format: o.format.v, output: o.output.v, brief: o.brief.v,
 		stdout: c.App.Writer, stderr: c.App.ErrWriter,
-		fraction: c.Float64("knee-fraction"), total: c.Bool("total"), shared: c.Bool("shared-file"),
-		anonymize: c.Bool("anonymize"), dryRun: c.Bool("dry-run")}
+		fraction: o.kneeFraction.v, total: o.total.v, shared: o.sharedFile.v,
+		anonymize: o.anonymize.v, dryRun: o.dryRun.v}
 	if err := j.checkFlags(); err != nil {
 		return nil, err
 	}
-	if j.progress, err = progress.ParseMode(c.String("progress"), c.Bool("no-progress")); err != nil {
+	if j.progress, err = progress.ParseMode(o.progress.v, o.noProgress.v); err != nil {
 		return nil, asUsage(err)
 	}
-	if j.io, err = ioAPIFromFlags(c, e.getenv); err != nil {
+	if j.io, err = ioAPIFromFlags(&o, e.getenv); err != nil {
 		return nil, err
 	}
-	if j.applyFor, err = forFromFlags(c); err != nil {
+	if j.applyFor, err = parseFor(o.applyFor); err != nil {
 		return nil, err
 	}
 	info, err := statDir(c, cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := j.applyProfile(c, info); err != nil {
+	if err := j.applyProfile(&o, info); err != nil {
 		return nil, err
 	}
-	if j.cfg.Order == iobench.Shuffled && !c.IsSet("seed") {
+	if j.cfg.Order == iobench.Shuffled && !o.seed.set {
 		j.cfg.Seed = uint64(time.Now().UnixNano())
 	}
 	if err := j.io.check(j.cfg, j.shared); err != nil {
@@ -143,15 +144,15 @@ func (j *sweepJob) checkFlags() error {
 
 // applyProfile sets what the file system's profile sets, except the
 // flags given explicitly.
-func (j *sweepJob) applyProfile(c *cli.Context, info fsinfo.Info) error {
-	if c.IsSet("profile") && strings.TrimSpace(c.String("profile")) == "" {
-		return usagef("--profile: %q is empty (valid: %s)", c.String("profile"), strings.Join(profile.Names(), ", "))
+func (j *sweepJob) applyProfile(o *sweepOpts, info fsinfo.Info) error {
+	if o.profile.set && strings.TrimSpace(o.profile.v) == "" {
+		return usagef("--profile: %q is empty (valid: %s)", o.profile.v, strings.Join(profile.Names(), ", "))
 	}
-	p, why, err := profile.Resolve(c.String("profile"), info)
+	p, why, err := profile.Resolve(o.profile.v, info)
 	if err != nil {
 		return asUsage(err)
 	}
-	notes, err := p.Apply(&j.cfg, info, overrides(c), profile.DefaultEnv())
+	notes, err := p.Apply(&j.cfg, info, overrides(o), profile.DefaultEnv())
 	if err != nil {
 		return asUsage(err)
 	}

@@ -44,20 +44,32 @@ func (e *env) tuneCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 		Description: tuneExamples, ArgsUsage: "-- PROG ARGS...", Flags: tuneFlags(), Action: e.tuneAction, OnUsageError: onUsage}
 }
 
-func tuneFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "set", Usage: "also try this environment setting, NAME=VALUE (repeat for more candidates)"},
-		&cli.DurationFlag{Name: "time-limit", Value: defaultTuneLimit, Usage: "stop the timed runs after this long (the expected duration is said before they start)"},
-		&cli.Float64Flag{Name: "alpha", Value: defaultTuneAlpha, Usage: "the false-positive rate of the whole tune, screening and confirmation"},
-		&cli.Uint64Flag{Name: "seed", Usage: "seed of the run order, to replay one (0: a random seed, reported)"},
-		&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of existing files the program updates in place that tune saves and restores"},
-		&cli.StringFlag{Name: "curve", Usage: "price the program on this measured curve instead of a quick one"},
-		&cli.DurationFlag{Name: "curve-time", Value: defaultCurveTime, Usage: "without --curve: the time the quick curve may take"},
-		formatFlag(report.CmdTune, "text", "output format: %s"),
-		outputFlag("write the report to this new file (atomically) instead of stderr"),
-		&cli.BoolFlag{Name: "anonymize", Usage: "replace host name, user name and paths with stable placeholders in the report"},
+// tuneOpts are tune's flags as given; tuneOptions what they mean.
+type tuneOpts struct {
+	set                             opt[[]string]
+	timeLimit, curveTime            opt[time.Duration]
+	alpha                           opt[float64]
+	seed                            opt[uint64]
+	maxSaved, curve, format, output opt[string]
+	anonymize                       opt[bool]
+}
+
+func tuneRows() []optRow[tuneOpts] {
+	return []optRow[tuneOpts]{
+		row(&cli.StringSliceFlag{Name: "set", Usage: "also try this environment setting, NAME=VALUE (repeat for more candidates)"}, func(o *tuneOpts) *opt[[]string] { return &o.set }),
+		row(&cli.DurationFlag{Name: "time-limit", Value: defaultTuneLimit, Usage: "stop the timed runs after this long (the expected duration is said before they start)"}, func(o *tuneOpts) *opt[time.Duration] { return &o.timeLimit }),
+		row(&cli.Float64Flag{Name: "alpha", Value: defaultTuneAlpha, Usage: "the false-positive rate of the whole tune, screening and confirmation"}, func(o *tuneOpts) *opt[float64] { return &o.alpha }),
+		seedRow("seed of the run order, to replay one (0: a random seed, reported)", "", func(o *tuneOpts) *opt[uint64] { return &o.seed }),
+		row(&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of existing files the program updates in place that tune saves and restores"}, func(o *tuneOpts) *opt[string] { return &o.maxSaved }),
+		curveRow("price the program on this measured curve instead of a quick one", "", func(o *tuneOpts) *opt[string] { return &o.curve }),
+		curveTimeRow("without --curve: the time the quick curve may take", func(o *tuneOpts) *opt[time.Duration] { return &o.curveTime }),
+		formatRow(report.CmdTune, "text", "output format: %s", func(o *tuneOpts) *opt[string] { return &o.format }),
+		outputRow("write the report to this new file (atomically) instead of stderr", func(o *tuneOpts) *opt[string] { return &o.output }),
+		anonymizeRow(func(o *tuneOpts) *opt[bool] { return &o.anonymize }),
 	}
 }
+
+func tuneFlags() []cli.Flag { return rowFlags(tuneRows()) }
 
 // tuneOptions are tune's flags, read once.
 type tuneOptions struct {
@@ -71,9 +83,9 @@ type tuneOptions struct {
 	anonymize bool
 }
 
-func tuneOptionsOf(c *cli.Context, argv []string) (tuneOptions, error) {
-	o := tuneOptions{sets: c.StringSlice("set"), limit: c.Duration("time-limit"), alpha: c.Float64("alpha"), seed: c.Uint64("seed"), anonymize: c.Bool("anonymize")}
-	o.prog = programOptions{argv: argv, curve: c.String("curve"), curveTime: c.Duration("curve-time"), untracedBelow: defaultUntracedBelow, output: c.String("output")}
+func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
+	o := tuneOptions{sets: f.set.v, limit: f.timeLimit.v, alpha: f.alpha.v, seed: f.seed.v, anonymize: f.anonymize.v}
+	o.prog = programOptions{argv: argv, curve: f.curve.v, curveTime: f.curveTime.v, untracedBelow: defaultUntracedBelow, output: f.output.v}
 	switch {
 	case len(argv) == 0:
 		return o, usagef("tune: name the program to run after --")
@@ -89,12 +101,12 @@ func tuneOptionsOf(c *cli.Context, argv []string) (tuneOptions, error) {
 			return o, err
 		}
 	}
-	saved, err := humanize.ParseBytes(c.String("max-saved"))
+	saved, err := humanize.ParseBytes(f.maxSaved.v)
 	if err != nil {
-		return o, usagef("--max-saved: %q is not a size", c.String("max-saved"))
+		return o, usagef("--max-saved: %q is not a size", f.maxSaved.v)
 	}
 	o.maxSaved = int64(saved)
-	if o.format, err = lookupFormat(report.CmdTune, c.String("format")); err != nil {
+	if o.format, err = lookupFormat(report.CmdTune, f.format.v); err != nil {
 		return o, err
 	}
 	if o.seed == 0 {
@@ -105,8 +117,12 @@ func tuneOptionsOf(c *cli.Context, argv []string) (tuneOptions, error) {
 
 // tuneAction is `iobench tune [flags] -- PROG ARGS...`.
 func (e *env) tuneAction(c *cli.Context) error {
+	var f tuneOpts
+	if err := readRows(c, tuneRows(), &f); err != nil {
+		return err
+	}
 	argv, _ := programArgv(c)
-	o, err := tuneOptionsOf(c, argv)
+	o, err := tuneOptionsOf(f, argv)
 	if err != nil {
 		return err
 	}

@@ -15,16 +15,16 @@ import (
 // variantsFromFlags reads the lists of --type, --convert and --direct:
 // the first value of each is the plan's own, and more than one value of
 // any makes every combination a variant of one interleaved sweep.
-func variantsFromFlags(c *cli.Context, cfg *iobench.Config) error {
-	types, err := parseTypes(c.String("type"))
+func variantsFromFlags(o *sweepOpts, cfg *iobench.Config) error {
+	types, err := parseTypes(o.typ.v)
 	if err != nil {
 		return err
 	}
-	orders, err := parseOrders(c.String("convert"))
+	orders, err := parseOrders(o.convert.v)
 	if err != nil {
 		return err
 	}
-	directs := directFlagValues(c)
+	directs := directFlagValues(o.direct)
 	cfg.Type, cfg.Convert, cfg.Direct = types[0], orders[0], directs[0]
 	cfg.Variants = iobench.NewVariants(types, orders, directs)
 	if len(cfg.Variants) > iobench.MaxVariants {
@@ -103,8 +103,8 @@ func directFlag() cli.Flag {
 }
 
 // directFlagValues are the --direct values given, [false] by default.
-func directFlagValues(c *cli.Context) []bool {
-	if d, ok := c.Generic("direct").(*directValue); ok && len(d.values) > 0 {
+func directFlagValues(v opt[cli.Generic]) []bool {
+	if d, ok := v.v.(*directValue); ok && len(d.values) > 0 {
 		return d.values
 	}
 	return []bool{false}
@@ -124,13 +124,13 @@ func isBoolFlag(f cli.Flag) bool {
 }
 
 // jobsFromFlags reads --jobs and refuses what it cannot go with.
-func jobsFromFlags(c *cli.Context, cfg *iobench.Config) error {
-	n := c.Int("jobs")
+func jobsFromFlags(o *sweepOpts, cfg *iobench.Config) error {
+	n := o.jobs.v
 	if n < 1 || n > iobench.MaxJobs {
 		return fmt.Errorf("--jobs: %d must be between 1 and %d", n, iobench.MaxJobs)
 	}
 	cfg.Jobs = n
-	if n > 1 && c.Bool("total") {
+	if n > 1 && o.total.v {
 		return fmt.Errorf("--total: splits --count/--size across MPI ranks; with --jobs each job writes --count/--size")
 	}
 	return nil
