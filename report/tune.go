@@ -24,9 +24,9 @@ type TuneReport struct {
 	Launcher  string        `json:"launcher,omitempty"` // mpirun, srun: how settings reach the ranks
 	// Alpha is the false-positive rate of the whole tune; Seed the run
 	// order's, to replay it.
-	Alpha     float64 `json:"alpha"`
-	Seed      uint64  `json:"seed"`
-	TimeLimit float64 `json:"time_limit_seconds"`
+	Alpha      float64 `json:"alpha"`
+	Seed       uint64  `json:"seed"`
+	TimeBudget float64 `json:"time_budget_seconds"`
 	// ExpectedSeconds is what tune said it would take at most, before
 	// it started; Seconds what it took.
 	ExpectedSeconds float64 `json:"expected_seconds"`

@@ -70,15 +70,22 @@ func repeatFromFlags(o *sweepOpts, cfg *iobench.Config) error {
 
 // timeBudgetFromFlags reads --time-budget.
 func timeBudgetFromFlags(o *sweepOpts, cfg *iobench.Config) error {
-	d, err := time.ParseDuration(o.timeBudget.v)
+	d, err := parseTimeBudget(o.timeBudget.v)
+	cfg.TimeBudget = d
+	return err
+}
+
+// parseTimeBudget is --time-budget's value: a positive duration, in
+// every command that has one (sweep, runtime, tune).
+func parseTimeBudget(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
 	switch {
 	case err != nil:
-		return fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", o.timeBudget.v)
+		return 0, fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", s)
 	case d <= 0:
-		return fmt.Errorf("--time-budget: %q must be positive", o.timeBudget.v)
+		return 0, fmt.Errorf("--time-budget: %q must be positive", s)
 	}
-	cfg.TimeBudget = d
-	return nil
+	return d, nil
 }
 
 func countFromFlags(o *sweepOpts, elemSize int64) (int64, error) {

@@ -56,14 +56,6 @@ func tables(t *testing.T) map[string][]cli.Flag {
 
 func TestEveryTableReadsItsDefaults(t *testing.T) { _ = tables(t) }
 
-// sameNameOtherType are the names two commands give flags of different
-// types, with the reason each is left.
-var sameNameOtherType = map[string]string{
-	// tune's is the whole tune's wall time, the sweep's each run's
-	// stonewall; report/render's tune report names tune's.
-	"time-limit": "tune",
-}
-
 // One flag name is one kind of value in every command: the same flag
 // type, so that a value one command takes another does not refuse.
 func TestAFlagNameIsOneKindOfValue(t *testing.T) {
@@ -84,7 +76,7 @@ func TestAFlagNameIsOneKindOfValue(t *testing.T) {
 		}
 	}
 	for name, byType := range kinds {
-		if _, known := sameNameOtherType[name]; len(byType) > 1 && !known {
+		if len(byType) > 1 {
 			t.Errorf("--%s is of more than one type: %v", name, fmt.Sprint(byType))
 		}
 	}

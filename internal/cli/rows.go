@@ -87,5 +87,11 @@ func layoutsRow[O any](value, usage string, at func(*O) *opt[string]) optRow[O] 
 	return row(&cli.StringFlag{Name: "layouts", Value: value, Usage: usage}, at)
 }
 
+// timeBudgetRow is --time-budget: the wall time a command's timed runs
+// may take, parsed by parseTimeBudget.
+func timeBudgetRow[O any](usage, value, defaultText string, at func(*O) *opt[string]) optRow[O] {
+	return row(&cli.StringFlag{Name: "time-budget", Value: value, Usage: usage, DefaultText: defaultText}, at)
+}
+
 // seedUsage is the sweep's --seed, which runtime shares.
 const seedUsage = "shuffle seed, recorded in the report"

@@ -186,7 +186,7 @@ func repeatSetting() setting {
 }
 
 func timeBudgetSetting() setting {
-	return setting{optRow: row(&cli.StringFlag{Name: "time-budget", Usage: "with --repeat auto: wall time for all rounds, e.g. 10m", DefaultText: "3 x the first round"}, func(o *sweepOpts) *opt[string] { return &o.timeBudget }),
+	return setting{optRow: timeBudgetRow("with --repeat auto: wall time for all rounds, e.g. 10m", "", "3 x the first round", func(o *sweepOpts) *opt[string] { return &o.timeBudget }),
 		category: catTiming, sets: sets(iobench.SetTimeBudget), plan: true, reported: true, readWith: "repeat", example: "10m"}
 }
 

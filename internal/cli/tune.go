@@ -28,7 +28,7 @@ const tuneExamples = `Runs the program (-- PROG ARGS...) once as app does (trace
 find what it links and what app advises, then runs it with each candidate setting and unchanged,
 in randomised blocks after two untimed baseline runs, with the data synced outside the timing,
 until a sequential sign test (anytime-valid: its false-positive rate stays at --alpha however
-often it looks) establishes a difference or --time-limit is reached; the winner is confirmed in
+often it looks) establishes a difference or --time-budget is reached; the winner is confirmed in
 fresh blocks. One traced run per candidate checks that the setting changed the call sizes.
 Files the program creates are removed before each run, files it appends to or updates in place
 put back; the last run is a baseline run and its outputs are kept. The report goes to stderr
@@ -36,7 +36,7 @@ put back; the last run is a baseline run and its outputs are kept. The report go
 
    iobench tune -- ./prog input.nml                     # app's advice and its neighbours
    iobench tune --set OMP_NUM_THREADS=1 -- ./prog       # and a setting of your own
-   iobench tune --time-limit 30m -- mpirun -np 4 ./prog # settings reach the ranks through -x
+   iobench tune --time-budget 30m -- mpirun -np 4 ./prog # settings reach the ranks through -x
    iobench tune --format markdown -o tune.md --anonymize -- ./prog`
 
 func (e *env) tuneCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
@@ -47,17 +47,18 @@ func (e *env) tuneCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 // tuneOpts are tune's flags as given; tuneOptions what they mean.
 type tuneOpts struct {
 	set                             opt[[]string]
-	timeLimit, curveTime            opt[time.Duration]
+	curveTime                       opt[time.Duration]
 	alpha                           opt[float64]
 	seed                            opt[uint64]
 	maxSaved, curve, format, output opt[string]
+	timeBudget                      opt[string]
 	anonymize                       opt[bool]
 }
 
 func tuneRows() []optRow[tuneOpts] {
 	return []optRow[tuneOpts]{
 		row(&cli.StringSliceFlag{Name: "set", Usage: "also try this environment setting, NAME=VALUE (repeat for more candidates)"}, func(o *tuneOpts) *opt[[]string] { return &o.set }),
-		row(&cli.DurationFlag{Name: "time-limit", Value: defaultTuneLimit, Usage: "stop the timed runs after this long (the expected duration is said before they start)"}, func(o *tuneOpts) *opt[time.Duration] { return &o.timeLimit }),
+		timeBudgetRow("stop the timed runs after this long (the expected duration is said before they start)", defaultTuneLimit.String(), "", func(o *tuneOpts) *opt[string] { return &o.timeBudget }),
 		row(&cli.Float64Flag{Name: "alpha", Value: defaultTuneAlpha, Usage: "the false-positive rate of the whole tune, screening and confirmation"}, func(o *tuneOpts) *opt[float64] { return &o.alpha }),
 		seedRow("seed of the run order, to replay one (0: a random seed, reported)", "", func(o *tuneOpts) *opt[uint64] { return &o.seed }),
 		row(&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of existing files the program updates in place that tune saves and restores"}, func(o *tuneOpts) *opt[string] { return &o.maxSaved }),
@@ -84,13 +85,11 @@ type tuneOptions struct {
 }
 
 func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
-	o := tuneOptions{sets: f.set.v, limit: f.timeLimit.v, alpha: f.alpha.v, seed: f.seed.v, anonymize: f.anonymize.v}
+	o := tuneOptions{sets: f.set.v, alpha: f.alpha.v, seed: f.seed.v, anonymize: f.anonymize.v}
 	o.prog = programOptions{argv: argv, curve: f.curve.v, curveTime: f.curveTime.v, untracedBelow: defaultUntracedBelow, output: f.output.v}
 	switch {
 	case len(argv) == 0:
 		return o, usagef("tune: name the program to run after --")
-	case o.limit <= 0:
-		return o, usagef("--time-limit: %v is not a positive duration", o.limit)
 	case !(o.alpha > 0 && o.alpha < 0.5):
 		return o, usagef("--alpha: %v must be in (0, 0.5)", o.alpha)
 	case o.prog.curveTime <= 0:
@@ -101,6 +100,11 @@ func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 			return o, err
 		}
 	}
+	limit, err := parseTimeBudget(f.timeBudget.v)
+	if err != nil {
+		return o, asUsage(err)
+	}
+	o.limit = limit
 	saved, err := humanize.ParseBytes(f.maxSaved.v)
 	if err != nil {
 		return o, usagef("--max-saved: %q is not a size", f.maxSaved.v)
@@ -144,7 +148,7 @@ func (e *env) tuneAction(c *cli.Context) error {
 // newTuneReport is the report's head.
 func (t *tuneRun) newTuneReport(dir string) *report.TuneReport {
 	return &report.TuneReport{Tool: toolInfo(), Command: commandLine(t.r.c), StartTime: time.Now(), Host: hostinfo.Read(),
-		Argv: t.o.prog.argv, Dir: dir, Launcher: launcherOf(t.o.prog.argv), Alpha: t.o.alpha, Seed: t.o.seed, TimeLimit: t.o.limit.Seconds()}
+		Argv: t.o.prog.argv, Dir: dir, Launcher: launcherOf(t.o.prog.argv), Alpha: t.o.alpha, Seed: t.o.seed, TimeBudget: t.o.limit.Seconds()}
 }
 
 // write renders the report to stderr or -o.

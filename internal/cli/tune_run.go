@@ -420,6 +420,6 @@ func (t *tuneRun) sayExpected(app *report.AppReport) {
 	arms := len(t.timed())
 	blocks := abtest.MaxBlocks(slices.Repeat([]float64{per}, arms), t.o.limit)
 	t.rep.ExpectedSeconds = math.Min(t.o.limit.Seconds(), float64(blocks*arms)*per)
-	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run: at most %d blocks of %d runs, about %s, within --time-limit %v\n",
+	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run: at most %d blocks of %d runs, about %s, within --time-budget %v\n",
 		arms-1, per, blocks, arms, (time.Duration(t.rep.ExpectedSeconds) * time.Second).String(), t.o.limit)
 }

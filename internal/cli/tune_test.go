@@ -81,7 +81,7 @@ func checkFiles(t *testing.T, dir string) {
 
 func TestTuneFindsTheFasterSetting(t *testing.T) {
 	dir := tuneDir(t)
-	rep, stderr, code := runTune(t, "--set", "FAST=1", "--time-limit", "60s")
+	rep, stderr, code := runTune(t, "--set", "FAST=1", "--time-budget", "60s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -99,7 +99,7 @@ func TestTuneFindsTheFasterSetting(t *testing.T) {
 
 func TestTuneNoDifference(t *testing.T) {
 	dir := tuneDir(t)
-	rep, stderr, code := runTune(t, "--set", "BS=1024", "--set", "UNUSED=1", "--alpha", "0.001", "--time-limit", "8s")
+	rep, stderr, code := runTune(t, "--set", "BS=1024", "--set", "UNUSED=1", "--alpha", "0.001", "--time-budget", "8s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -118,7 +118,7 @@ func TestTuneNoDifference(t *testing.T) {
 
 func TestTuneSurvivesFailingCandidates(t *testing.T) {
 	dir := tuneDir(t)
-	rep, stderr, code := runTune(t, "--set", "FAIL=1", "--set", "KILL=1", "--time-limit", "10s")
+	rep, stderr, code := runTune(t, "--set", "FAIL=1", "--set", "KILL=1", "--time-budget", "10s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -137,7 +137,7 @@ func TestTuneUsageErrors(t *testing.T) {
 	for _, tc := range []struct{ args []string }{
 		{[]string{"tune", "--set", "=1", "--", "true"}},
 		{[]string{"tune", "--alpha", "0.7", "--", "true"}},
-		{[]string{"tune", "--time-limit", "0s", "--", "true"}},
+		{[]string{"tune", "--time-budget", "0s", "--", "true"}},
 		{[]string{"tune"}},
 	} {
 		if _, stderr, code := runCLI(t, tc.args...); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
@@ -153,7 +153,7 @@ func TestTuneInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	time.AfterFunc(2500*time.Millisecond, func() { cancel(errors.New("interrupt")) })
 	var out, errb bytes.Buffer
-	err := run(ctx, testEnv(&out, &errb), []string{"iobench", "tune", "--curve-time", "1s", "--set", "BS=1024", "--alpha", "0.0001", "--time-limit", "60s", "--", "sh", "./prog.sh"})
+	err := run(ctx, testEnv(&out, &errb), []string{"iobench", "tune", "--curve-time", "1s", "--set", "BS=1024", "--alpha", "0.0001", "--time-budget", "60s", "--", "sh", "./prog.sh"})
 	if code := exitCode(afterSignal(ctx, err), &errb); code != 130 {
 		t.Fatalf("exit %d, want 130\n%s", code, errb.String())
 	}
@@ -186,7 +186,7 @@ func TestTuneReplaysStdin(t *testing.T) {
 	saved := os.Stdin
 	os.Stdin = f
 	defer func() { os.Stdin = saved }()
-	rep, stderr, code := runTune(t, "--set", "BS=1024", "--time-limit", "5s")
+	rep, stderr, code := runTune(t, "--set", "BS=1024", "--time-budget", "5s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

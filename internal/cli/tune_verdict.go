@@ -13,7 +13,7 @@ import (
 	"github.com/iobench/iobench/report"
 )
 
-// screenShare is the part of --time-limit screening may take; the rest
+// screenShare is the part of --time-budget screening may take; the rest
 // is the winner's confirmation.
 const screenShare = 2.0 / 3
 
@@ -42,7 +42,7 @@ func (t *tuneRun) screen(ctx context.Context) (*arm, error) {
 			return nil, nil
 		}
 		if time.Now().After(deadline) {
-			t.rep.Stopped = fmt.Sprintf("screening reached its share of --time-limit %v with no candidate established", t.o.limit)
+			t.rep.Stopped = fmt.Sprintf("screening reached its share of --time-budget %v with no candidate established", t.o.limit)
 			return nil, nil
 		}
 	}
@@ -138,8 +138,8 @@ func (t *tuneRun) confirm(ctx context.Context, w *arm) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			t.rep.Stopped = fmt.Sprintf("--time-limit %v reached while confirming %s", t.o.limit, w.c.name)
-			t.rep.Verdict = fmt.Sprintf("%s looked faster in the screening (x%.3f) but the confirmation did not establish it within --time-limit %v: give tune more time", w.c.name, w.rec.Screen.Ratio, t.o.limit)
+			t.rep.Stopped = fmt.Sprintf("--time-budget %v reached while confirming %s", t.o.limit, w.c.name)
+			t.rep.Verdict = fmt.Sprintf("%s looked faster in the screening (x%.3f) but the confirmation did not establish it within --time-budget %v: give tune more time", w.c.name, w.rec.Screen.Ratio, t.o.limit)
 			return nil
 		}
 	}
@@ -179,7 +179,7 @@ func (t *tuneRun) noWinnerWords() string {
 		return "no candidate was timed: " + strings.Join(why, "; ")
 	}
 	if t.rep.Stopped != "" {
-		return "no setting was shown to change the program's time within --time-limit: the difference, if any, is smaller than these runs can tell"
+		return "no setting was shown to change the program's time within --time-budget: the difference, if any, is smaller than these runs can tell"
 	}
 	return "every candidate was established slower or no faster: keep the program as it is"
 }

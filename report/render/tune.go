@@ -46,8 +46,8 @@ func TuneText(w io.Writer, r *report.TuneReport) error {
 }
 
 func tuneHeadline(r *report.TuneReport) string {
-	s := fmt.Sprintf("iobench tune: %s in %s, %d setting(s) against the unchanged program; alpha %.3g, seed %d, %s of at most %s expected (--time-limit %s)",
-		strings.Join(r.Argv, " "), r.Dir, len(r.Arms)-1, r.Alpha, r.Seed, secondsWords(r.Seconds), secondsWords(r.ExpectedSeconds), secondsWords(r.TimeLimit))
+	s := fmt.Sprintf("iobench tune: %s in %s, %d setting(s) against the unchanged program; alpha %.3g, seed %d, %s of at most %s expected (--time-budget %s)",
+		strings.Join(r.Argv, " "), r.Dir, len(r.Arms)-1, r.Alpha, r.Seed, secondsWords(r.Seconds), secondsWords(r.ExpectedSeconds), secondsWords(r.TimeBudget))
 	if r.Stopped != "" {
 		s += "; stopped: " + r.Stopped
 	}
