@@ -1,0 +1,95 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/iobench/iobench"
+
+// layers is the package graph (docs/architecture.md): a package imports
+// only packages of lower layers. A new package gets a row here, where its
+// imports put it; an import that points up or sideways fails the test.
+var layers = map[string]int{
+	// 0: leaves, no project imports
+	"units": 0, "convert": 0, "fsinfo": 0, "hostinfo": 0, "binary": 0, "program": 0, "preload": 0, "abtest": 0,
+	"mpi": 0, "workload/darshan": 0, "workload/strace": 0,
+	"internal/platform": 0, "internal/testenv": 0, "internal/testwait": 0, "internal/golden": 0, "internal/faultfs": 0, "internal/doccheck": 0,
+	// 1: the inputs' model, the knee's statistics
+	"workload": 1, "knee": 1,
+	// 2: the sweep engine, the advice over plain values
+	"iobench": 2, "advice": 2,
+	// 3: what runs on the engine: runtimes, profiles, MPI wiring
+	"runtimes": 3, "profile": 3, "mpi/cluster": 3, "mpi/mpiio": 3,
+	// 4-6: records, their encoders, readers of saved records, progress
+	"report": 4, "report/internal/page": 4,
+	"report/render": 5, "report/internal/fixture": 5,
+	"report/plot": 6, "analyze": 6, "internal/progress": 6,
+	// 7-8: the command line
+	"internal/cli": 7, "": 8,
+}
+
+// projectImports maps each package directory (module-relative) to the
+// project packages its non-test files import, whatever their build tags.
+func projectImports(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if dir == "." {
+			dir = ""
+		}
+		if _, seen := out[dir]; !seen {
+			out[dir] = nil // a package with no project imports still needs a layer
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if rel, ok := strings.CutPrefix(p, module+"/"); ok {
+				out[dir] = append(out[dir], rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestPackageLayers(t *testing.T) {
+	for pkg, imports := range projectImports(t) {
+		slices.Sort(imports)
+		imports = slices.Compact(imports)
+		if strings.HasPrefix(pkg, "examples") || strings.HasPrefix(pkg, "scripts") {
+			continue
+		}
+		from, ok := layers[pkg]
+		if !ok {
+			t.Errorf("package %q has no layer: give it a row in layers (layers_test.go) and docs/architecture.md", pkg)
+			continue
+		}
+		for _, imp := range imports {
+			if to, ok := layers[imp]; ok && to >= from {
+				t.Errorf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", pkg, from, imp, to)
+			}
+		}
+	}
+}
