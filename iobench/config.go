@@ -247,6 +247,16 @@ func PowersOfTwo(min, max int64) []int64 {
 // IsPowerOfTwo reports whether n is a positive power of two.
 func IsPowerOfTwo(n int64) bool { return n > 0 && bits.OnesCount64(uint64(n)) == 1 }
 
+// KneeFractionError is the rule of KneeFraction, for a command that
+// takes it without a whole plan: a share in (0, 1]. Validate leaves a
+// plan's 0 alone: unset, knee.DefaultFraction.
+func (c Config) KneeFractionError() error {
+	if f := c.KneeFraction; !(f > 0 && f <= 1) { // NaN too
+		return configErr(SetKneeFraction, f, "%v must be in (0, 1]", f)
+	}
+	return nil
+}
+
 // Validate checks the plan before any I/O. Errors are *ConfigError.
 func (c Config) Validate() error {
 	if len(c.Variants) > 0 {
@@ -261,6 +271,8 @@ func (c Config) Validate() error {
 		return configErr(SetRepeat, c.Repeat, "%d must be at least 1", c.Repeat)
 	case c.Repeat > MaxRepeat:
 		return configErr(SetRepeat, c.Repeat, "%d is more than %d rounds", c.Repeat, MaxRepeat)
+	case c.KneeFraction != 0 && c.KneeFractionError() != nil:
+		return c.KneeFractionError()
 	case c.TimeBudget < 0:
 		return configErr(SetTimeBudget, c.TimeBudget, "%s must be positive", c.TimeBudget)
 	case c.TimeBudget > 0 && !c.Auto:

@@ -7,6 +7,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/knee"
 )
 
 // Header is how every report of a measurement begins: the build, the
@@ -156,8 +157,13 @@ type Config struct {
 // show each size in elements as well as bytes.
 const GfortranProfile = "gfortran-pr91030"
 
-// NewConfig describes a plan for the report.
-func NewConfig(c iobench.Config, fraction float64) Config {
+// NewConfig describes a plan for the report; its knee fraction is the
+// plan's, knee.DefaultFraction when the plan leaves it 0.
+func NewConfig(c iobench.Config) Config {
+	fraction := c.KneeFraction
+	if fraction == 0 {
+		fraction = knee.DefaultFraction
+	}
 	return Config{
 		Count: c.Count, ElementType: c.Type.String(), ElementSize: c.ElemSize(), TotalBytes: c.TotalBytes(),
 		Sizes: c.Sizes, Source: string(c.Source), SourceBytes: c.SourceBytes(), Sync: string(c.Sync),

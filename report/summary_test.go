@@ -83,9 +83,14 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 func TestNewConfig(t *testing.T) {
 	c := iobench.DefaultConfig()
 	c.Sizes = iobench.PowersOfTwo(4<<10, 1<<20)
-	got := report.NewConfig(c, 0.9)
+	c.KneeFraction = 0.9
+	got := report.NewConfig(c)
 	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != string(c.Mode) ||
 		got.Order != string(c.Order) || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
 		t.Errorf("NewConfig(DefaultConfig) = %+v", got)
+	}
+	c.KneeFraction = 0
+	if got := report.NewConfig(c); got.KneeFraction != knee.DefaultFraction {
+		t.Errorf("a plan without a knee fraction is reported with %v, want the default %v", got.KneeFraction, knee.DefaultFraction)
 	}
 }

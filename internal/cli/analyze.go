@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/analyze"
+	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
@@ -43,7 +44,7 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFraction(o.kneeFraction.v); err != nil {
+	if err := (iobench.Config{KneeFraction: o.kneeFraction.v}).KneeFractionError(); err != nil {
 		return asUsage(err)
 	}
 	lo := loadOpts{kneeFraction: o.kneeFraction}

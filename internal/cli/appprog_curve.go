@@ -114,8 +114,8 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 	fmt.Fprintf(r.stderr, "iobench: a quick curve in %s (%s): %d sizes, %s per run, flushing as the program did (%s), within %v\n",
 		dir, info.Type, len(cfg.Sizes), humanBytes(cfg.TotalBytes()), p.Flush, r.o.curveTime)
 	begin := time.Now()
-	qs := &sweepJob{cfg: cfg, env: r.e, stderr: r.stderr, progress: r.progressMode(), fraction: cfg.KneeFraction}
-	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: report.NewConfig(cfg, cfg.KneeFraction)}
+	qs := &sweepJob{cfg: cfg, env: r.e, stderr: r.stderr, progress: r.progressMode()}
+	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: report.NewConfig(cfg)}
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {
 		return nil, err

@@ -122,7 +122,6 @@ type runtimeJob struct {
 	from     string
 	fromRep  *report.Report // --from, read and summarized
 	buffers  []int64        // --buffers; nil: the default list
-	fraction float64
 	cfg      iobench.Config // the data, timing and profile, as sweep reads them
 	plan     runtimes.Plan
 	info     fsinfo.Info
@@ -155,7 +154,7 @@ func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts) 
 func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, readPlan func(*runtimeJob, *runtimeOpts) error) (*runtimeJob, error) {
 	sw := &o.sweep
 	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: sw.output.v,
-		from: o.from.v, fraction: sw.kneeFraction.v}
+		from: o.from.v}
 	format, err := lookupFormat(report.CmdRuntime, o.format.v)
 	if err != nil {
 		return nil, err
@@ -170,7 +169,7 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, rea
 		}
 		j.reporter = render.RuntimeBrief
 	}
-	if err := checkFraction(j.fraction); err != nil {
+	if err := (iobench.Config{KneeFraction: sw.kneeFraction.v}).KneeFractionError(); err != nil {
 		return nil, asUsage(err)
 	}
 	if err := checkNewOutput(j.output); err != nil {
@@ -189,7 +188,7 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, rea
 		}
 		j.fromRep = in.Report
 	}
-	j.sweep = &sweepJob{cfg: j.cfg, env: e, stderr: j.stderr, progress: j.progress, fraction: j.fraction}
+	j.sweep = &sweepJob{cfg: j.cfg, env: e, stderr: j.stderr, progress: j.progress}
 	if err := j.sweep.applyProfile(sw, j.info); err != nil {
 		return nil, err
 	}
@@ -397,11 +396,10 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	qs.cfg.Dir = j.info.ResolvedDir
 	qs.cfg.Sizes = quickSizes(j.buffers, j.plan.DefaultBuffer, qs.cfg.TotalBytes())
 	qs.cfg.Auto, qs.cfg.Repeat, qs.cfg.TimeBudget, qs.cfg.Order = false, quickSweepRounds, 0, iobench.Shuffled
-	qs.cfg.KneeFraction = j.fraction
 	if err := qs.cfg.Validate(); err != nil {
 		return nil, inFlagWords(err)
 	}
-	qs.rep = &report.Report{Header: report.Header{FS: j.info, Host: j.rep.Host}, Config: report.NewConfig(qs.cfg, j.fraction)}
+	qs.rep = &report.Report{Header: report.Header{FS: j.info, Host: j.rep.Host}, Config: report.NewConfig(qs.cfg)}
 	fmt.Fprintf(j.stderr, "iobench: a quick write(2) sweep first (no --from): %d sizes x %d rounds\n", len(qs.cfg.Sizes), qs.cfg.Repeat)
 	res, err := qs.sweep(ctx, nil, prefix)
 	if err != nil {

@@ -100,7 +100,7 @@ func TestTableSaysWhatChangesThePlanKeyAndTheReport(t *testing.T) {
 
 func reportConfigJSON(t *testing.T, cfg iobench.Config) string {
 	t.Helper()
-	b, err := json.Marshal(report.NewConfig(cfg, cfg.KneeFraction))
+	b, err := json.Marshal(report.NewConfig(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,6 @@ type sweepJob struct {
 	progress       progress.Mode
 	etaError       *report.ETAError // how far the live time left was off
 	dryRun         bool
-	fraction       float64
 	profile        string
 	profileWhy     string
 	profileWarning string
@@ -86,7 +85,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	}
 	j := &sweepJob{cfg: cfg, env: e, format: o.format.v, output: o.output.v, brief: o.brief.v,
 		stdout: c.App.Writer, stderr: c.App.ErrWriter,
-		fraction: o.kneeFraction.v, total: o.total.v, shared: o.sharedFile.v,
+		total: o.total.v, shared: o.sharedFile.v,
 		anonymize: o.anonymize.v, dryRun: o.dryRun.v}
 	if err := j.checkFlags(); err != nil {
 		return nil, err
@@ -136,7 +135,7 @@ func (j *sweepJob) checkFlags() error {
 	if j.shared && j.cfg.Verify {
 		return usagef("--verify: checks a file per rank; it is not available with --shared-file")
 	}
-	if err := checkFraction(j.fraction); err != nil {
+	if err := j.cfg.KneeFractionError(); err != nil {
 		return asUsage(err)
 	}
 	return checkNewOutput(j.output)
@@ -189,13 +188,6 @@ func header(c *cli.Context, fs fsinfo.Info) report.Header {
 func commandLine(c *cli.Context) []string {
 	args, _ := c.App.Metadata["args"].([]string)
 	return args
-}
-
-func checkFraction(f float64) error {
-	if !(f > 0 && f <= 1) { // also NaN
-		return fmt.Errorf("--knee-fraction: %v must be in (0, 1]", f)
-	}
-	return nil
 }
 
 // statDir reads the file system facts; a missing --dir or a file is bad
@@ -368,7 +360,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	if err := j.agree(asUsage(j.cfg.Validate())); err != nil {
 		return err
 	}
-	j.rep.Config = report.NewConfig(j.cfg, j.fraction)
+	j.rep.Config = report.NewConfig(j.cfg)
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
 	if j.dryRun {
 		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)

@@ -83,7 +83,7 @@ func sweepProtocol(t testing.TB, c Collective, hosts []string) (*Cluster, *ioben
 // scaleReport is the JSON report rank 0 writes of the aggregate: the
 // runs summed over all ranks, each run's spread, one entry per node.
 func scaleReport(t testing.TB, n int, agg *iobench.Result, spread []iobench.RankSpread) []byte {
-	rep := &report.Report{Config: report.NewConfig(scaleConfig(), 0.95)}
+	rep := &report.Report{Config: report.NewConfig(scaleConfig())}
 	nodes := (n + ranksPerNode - 1) / ranksPerNode
 	rep.MPI = &report.MPI{Ranks: n, Nodes: nodes, Hosts: scaleHosts(n)[:nodes:nodes], PerRank: report.NewWriterRuns(spread),
 		PerRankSamples: report.PerRankSummarised}
