@@ -1,6 +1,8 @@
 package iobench
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -8,11 +10,16 @@ import (
 )
 
 // Adaptive rounds (--repeat auto): the first round runs every size; the
-// next ones, up to MinAutoRounds, run the sizes within aroundKnee steps of
-// the first round's knee, except those far below the plateau; after that
-// each round runs only the sizes that decide the knee
-// (knee.Estimate.Deciding), until the knee is established, no knee can be
-// found, or the next round would overrun the time budget. The first
+// second runs the sizes within aroundKnee steps of the first round's knee,
+// except those far below the plateau. From then on each round runs only
+// the sizes whose runs the establishment test still needs
+// (knee.RunsWanted: the knee's neighbours while too few or too imprecise,
+// the plateau while its error matters), the knee as the candidate safe
+// size, and the reference sizes until they have knee.MinEstablishRuns
+// runs: every run goes where the verdict is decided. The rounds go on
+// until the knee is established in two looks in a row, no knee can be
+// found, or not even one wanted size fits the time budget; a round that
+// does not fit whole is cut to the most wanted sizes that do. The first
 // MinAutoRounds rounds always run: the budget governs the ones after.
 const (
 	// MinAutoRounds is the fewest rounds of the sizes that matter.
@@ -27,17 +34,17 @@ const (
 	// system worth measuring turns 50% into the knee's 95%.
 	farBelow = 0.5
 	// aroundKnee is how many size steps on either side of the first
-	// round's knee the rounds up to MinAutoRounds cover: one round's knee
-	// may be a few steps off at 10-20% noise, and sizes further up the
-	// plateau add little to its level.
-	aroundKnee = 3
+	// round's knee the second round covers: one round's knee may be a few
+	// steps off at 10-20% noise, and sizes further up the plateau add
+	// little to its level.
+	aroundKnee = 2
 )
 
 // Why an adaptive sweep stopped.
 const (
 	StopEstablished = "established" // the knee is established
 	StopNoKnee      = "no_knee"     // rising curve or too few sizes: more rounds find none
-	StopBudget      = "time_budget" // the next round would overrun --time-budget
+	StopBudget      = "time_budget" // not even the most wanted size of the next round fits --time-budget
 	StopMaxRounds   = "max_rounds"  // MaxAutoRounds rounds ran
 )
 
@@ -111,11 +118,42 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 	case round >= MaxAutoRounds:
 		return a.stop(StopMaxRounds)
 	}
-	if cost := a.predict(samples, want); elapsed.Seconds()+cost > a.log.BudgetSeconds {
-		a.log.NextRoundSeconds = cost
+	return a.fitBudget(samples, runs, est, want, elapsed.Seconds())
+}
+
+// fitBudget is the most wanted of want (byNeed) that fit the budget left
+// after elapsed seconds, each size's cost as predict counts it; nil, with
+// the cost of the most wanted size, when not even that fits.
+func (a *autoRounds) fitBudget(samples []Sample, runs []knee.Runs, est knee.Estimate, want []int64, elapsed float64) []int64 {
+	left := a.log.BudgetSeconds - elapsed
+	ranked := byNeed(runs, est, want)
+	var fit []int64
+	for _, s := range ranked {
+		if a.predict(samples, append(slices.Clone(fit), s)) <= left {
+			fit = append(fit, s)
+		}
+	}
+	if len(fit) == 0 {
+		a.log.NextRoundSeconds = a.predict(samples, ranked[:1])
 		return a.stop(StopBudget)
 	}
-	return want
+	slices.Sort(fit)
+	return fit
+}
+
+// byNeed orders sizes by how much another run of each tells: the fewest
+// runs first, then the nearest to the knee.
+func byNeed(runs []knee.Runs, est knee.Estimate, sizes []int64) []int64 {
+	count := map[int64]int{}
+	for _, r := range knee.GroupRuns(runs) {
+		count[r.Size] = len(r.MiBPerSec)
+	}
+	far := func(s int64) float64 { return math.Abs(math.Log2(float64(s) / float64(est.WriteSize))) }
+	out := slices.Clone(sizes)
+	slices.SortStableFunc(out, func(x, y int64) int {
+		return cmp.Or(cmp.Compare(count[x], count[y]), cmp.Compare(far(x), far(y)))
+	})
+	return out
 }
 
 // wanted are the sizes of the round after round, the time budget and an
@@ -123,12 +161,52 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 // MinAutoRounds.
 func (a *autoRounds) wanted(runs []knee.Runs, est knee.Estimate, round int) []int64 {
 	switch {
-	case round < MinAutoRounds:
-		return a.withReferences(nearKnee(runs, est, a.cfg.Sizes))
+	case round == 1, round < MinAutoRounds && !est.Found:
+		return a.withReferences(nearKnee(runs, est, a.cfg.Sizes, aroundKnee))
 	case !est.Found:
 		return nil
 	}
-	return append(slices.Clone(est.Deciding), plateauSizes(runs, est)...)
+	return a.deciding(runs, est)
+}
+
+// deciding are the sizes a round after the second runs: those the
+// establishment test wants, or, once a look establishes the knee (or the
+// test wants none), the sizes that decide it, for the next look to
+// confirm it; with the knee while it is not shown safe, and the reference
+// sizes short of knee.MinEstablishRuns runs.
+func (a *autoRounds) deciding(runs []knee.Runs, est knee.Estimate) []int64 {
+	want := knee.RunsWanted(runs, a.cfg.fraction())
+	if len(want) == 0 {
+		want = slices.Clone(est.Deciding)
+	}
+	if !est.Established && knee.SafeSize(runs, est.Result).Size != est.WriteSize {
+		want = append(want, est.WriteSize)
+	}
+	want = append(want, a.shortReferences(runs)...)
+	slices.Sort(want)
+	return slices.Compact(want)
+}
+
+// shortReferences are the reference sizes in the sweep with fewer than
+// knee.MinEstablishRuns runs: a default's verdict needs that many.
+func (a *autoRounds) shortReferences(runs []knee.Runs) []int64 {
+	var out []int64
+	for _, r := range a.cfg.ReferenceSizes {
+		if slices.Contains(a.cfg.Sizes, r) && len(runsOf(runs, r)) < knee.MinEstablishRuns {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func runsOf(runs []knee.Runs, size int64) []float64 {
+	var out []float64
+	for _, r := range runs {
+		if r.Size == size {
+			out = append(out, r.MiBPerSec...)
+		}
+	}
+	return out
 }
 
 // Foresee is the sizes an adaptive sweep of c would run after round,
@@ -164,12 +242,11 @@ func (a *autoRounds) runs(samples []Sample) []knee.Runs {
 	return out
 }
 
-// nearKnee are the sizes a round before MinAutoRounds runs: those within
-// aroundKnee steps of the knee of the runs so far, except sizes that, with
+// nearKnee are the sizes the second round runs: those within around steps of the knee of the runs so far, except sizes that, with
 // the next size up, measured below farBelow of the plateau (two in a row,
 // so one slow run cannot drop a size near the knee). Every size when
 // there is no knee yet.
-func nearKnee(runs []knee.Runs, est knee.Estimate, all []int64) []int64 {
+func nearKnee(runs []knee.Runs, est knee.Estimate, all []int64, around int) []int64 {
 	if !est.Found {
 		return all
 	}
@@ -180,7 +257,7 @@ func nearKnee(runs []knee.Runs, est knee.Estimate, all []int64) []int64 {
 	}
 	var out []int64
 	for i, r := range g {
-		if i >= k-aroundKnee && i <= k+aroundKnee && !(low(i) && low(i+1)) {
+		if i >= k-around && i <= k+around && !(low(i) && low(i+1)) {
 			out = append(out, r.Size)
 		}
 	}
@@ -196,32 +273,6 @@ func (a *autoRounds) withReferences(sizes []int64) []int64 {
 	}
 	slices.Sort(sizes)
 	return sizes
-}
-
-// plateauPerRound is how many sizes above the deciding ones each later
-// round adds: the knee is judged against the plateau, whose level is only
-// as good as the runs on it, and the deciding sizes alone never run there.
-const plateauPerRound = 2
-
-// plateauSizes are the plateauPerRound sizes above the deciding ones, and
-// within the band, with the fewest runs (the smaller on ties).
-func plateauSizes(runs []knee.Runs, est knee.Estimate) []int64 {
-	if len(est.Deciding) == 0 {
-		return nil
-	}
-	top := slices.Max(est.Deciding)
-	var cand []knee.Runs
-	for _, r := range knee.GroupRuns(runs) {
-		if r.Size > top && (est.DeclinesAbove == 0 || r.Size <= est.DeclinesAbove) {
-			cand = append(cand, r)
-		}
-	}
-	slices.SortStableFunc(cand, func(a, b knee.Runs) int { return len(a.MiBPerSec) - len(b.MiBPerSec) })
-	var out []int64
-	for _, r := range cand[:min(plateauPerRound, len(cand))] {
-		out = append(out, r.Size)
-	}
-	return out
 }
 
 // predict is the wall time a round of sizes would take: each size's

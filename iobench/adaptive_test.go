@@ -59,9 +59,8 @@ func TestAutoRoundsQuietCurve(t *testing.T) {
 	if len(rounds[0]) != len(cfg.Sizes) {
 		t.Errorf("round 1 ran %d sizes, want all %d", len(rounds[0]), len(cfg.Sizes))
 	}
-	// Round 2 covers the knee (256 KiB) +- aroundKnee steps, less 32 KiB:
-	// it (23%) and 64 KiB (38%) are both below half the plateau.
-	want := PowersOfTwo(64<<10, 2<<20)
+	// Round 2 covers the knee (256 KiB) +- aroundKnee steps.
+	want := PowersOfTwo(64<<10, 1<<20)
 	if !slices.Equal(rounds[1], want) {
 		t.Errorf("round 2 sizes %v, want %v", rounds[1], want)
 	}
@@ -72,8 +71,8 @@ func TestAutoRoundsQuietCurve(t *testing.T) {
 	if log.SpentSeconds > log.BudgetSeconds {
 		t.Errorf("spent %v s of a %v s budget", log.SpentSeconds, log.BudgetSeconds)
 	}
-	if last := rounds[len(rounds)-1]; len(last) > 3+plateauPerRound {
-		t.Errorf("round 4 ran %v; want the deciding sizes and %d plateau sizes", last, plateauPerRound)
+	if last := rounds[len(rounds)-1]; len(last) > 3+2 {
+		t.Errorf("round 4 ran %v; want the deciding sizes and 2 plateau sizes", last)
 	}
 }
 

@@ -74,8 +74,8 @@ func Summarize(res *iobench.Result, c Config, fs fsinfo.Info, applyFor []string)
 	}
 	s.Knee, s.ReadKnee, s.KneeStability = first.Knee, first.ReadKnee, first.KneeStability
 	s.Recommendation = advice.Recommend(s.Knee, Runs(rows, c.PrimaryMode()), fs)
-	s.Recommendation.Apply = howToApply(s.Recommendation, s.Knee, c, fs, applyFor)
 	s.Verdict = sweepVerdict(ModeRows(rows, c.PrimaryMode()), s.Knee, s.Recommendation, c, fs.IOBlockSize, applyFor, res.Incomplete)
+	s.Recommendation.Apply = howToApply(s.Recommendation, s.Verdict, s.Knee, c, fs, applyFor)
 	s.Recommendation.Apply = applyVerdict(s.Recommendation.Apply, s.Verdict)
 	s.Warnings = summaryWarnings(s.Knee)
 	return s
@@ -117,11 +117,15 @@ func knees(rows []iobench.SizeResult, c Config) (knee.Estimate, *knee.Estimate) 
 // howToApply is the recommendation's how-to-apply block: for a write knee
 // (a flat curve has none, and read advice sets no write buffer), the
 // settings of the runtimes applyFor names.
-func howToApply(rec *advice.Recommendation, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
+func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
 	if rec.Basis != advice.BasisKnee || c.PrimaryMode() != iobench.ModeWrite {
 		return nil
 	}
-	as := advice.HowToApply(advice.ApplyFacts{Knee: k.WriteSize, Buffer: rec.BufferSize, FS: fs,
+	buf := rec.BufferSize
+	if v.Writes != nil {
+		buf = v.Writes.Recommended // the safe size when the knee is not established
+	}
+	as := advice.HowToApply(advice.ApplyFacts{Knee: k.WriteSize, Buffer: buf, FS: fs,
 		StripeSize: c.StripeSize, DefaultVerdict: rec.Gfortran.Verdict})
 	if kept, err := advice.FilterApply(as, applyFor); err == nil {
 		return kept

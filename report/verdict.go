@@ -30,6 +30,10 @@ type Verdict struct {
 	// Defaults judge the runtimes' default buffers, in ApplyRuntimes
 	// order.
 	Defaults []DefaultVerdict `json:"defaults,omitempty"`
+	// DefaultsEnough: nothing can be told apart, so every default is
+	// enough: no size is measurably below the knee's band, nor any
+	// default measurably slower than the plateau, with the noise measured.
+	DefaultsEnough bool `json:"defaults_enough,omitempty"`
 }
 
 // Why a verdict gives no advice.
@@ -55,7 +59,18 @@ type WritesVerdict struct {
 	SafeSize     int64   `json:"safe_write_size,omitempty"`
 	SafeShare    float64 `json:"safe_share,omitempty"`     // its median share of the plateau
 	SafeShareLow float64 `json:"safe_share_low,omitempty"` // the interval's low end
+	// Recommended is the size the verdict and its rows aim at: the knee
+	// when it is established or no size is shown safe, else SafeSize, as
+	// RecommendedFrom says.
+	Recommended     int64  `json:"recommended_write_size,omitempty"`
+	RecommendedFrom string `json:"recommended_from,omitempty"` // FromKnee or FromSafe
 }
+
+// What WritesVerdict.Recommended is.
+const (
+	FromKnee = "knee"      // the knee (provisional when not established)
+	FromSafe = "safe_size" // the smallest size measured not worse than the plateau
+)
 
 // DefaultVerdict judges one default buffer of one runtime.
 type DefaultVerdict struct {
@@ -68,6 +83,9 @@ type DefaultVerdict struct {
 	// the runtime's rule, not a choice: BasisAny).
 	Set    int64 `json:"set"`
 	Buffer int64 `json:"buffer"` // the buffer judged against the default
+	// BufferShare is Buffer's measured median share of the plateau when
+	// Buffer is the safe size (the knee not established), else 0.
+	BufferShare float64 `json:"buffer_share,omitempty"`
 	// Gain is Buffer over the default: from the write(2) calls of each
 	// size (the plateau's runs over the default's), or measured through
 	// the runtime itself (Measured); nil when the default or the buffer
@@ -88,6 +106,7 @@ const (
 	BasisBand      = "within_band" // the gain's interval lies within the band: keep the default
 	BasisSlower    = "slower"      // measurably slower than the default: keep the default
 	BasisAboveKnee = "above_knee"  // the default is at or above the knee: keep it (established with the knee)
+	BasisAboveSafe = "above_safe"  // the default is at or above the safe size: keep it (established with it)
 	BasisAny       = "any"         // the runtime's rule makes the buffer not matter
 	BasisFewRuns   = "few_runs"    // fewer than knee.MinEstablishRuns runs on a side
 	BasisPValue    = "p_value"     // the U test cannot tell the two apart
@@ -126,56 +145,106 @@ func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recomm
 		Shape: k.Shape, MiBPerSec: k.MiBPerSec, PlateauMiBPerSec: k.PlateauMiBPerSec, DeclinesAbove: k.DeclinesAbove}
 	runs := Runs(rows, c.PrimaryMode())
 	v.Writes.SafeSize, v.Writes.SafeShare, v.Writes.SafeShareLow = safeSize(runs, k)
+	v.Writes.Recommended, v.Writes.RecommendedFrom = recommended(*v.Writes)
 	if c.PrimaryMode() == iobench.ModeRead {
 		return v // no write buffer to judge
 	}
 	for _, d := range verdictDefaults(blksize) {
 		if len(applyFor) == 0 || slices.Contains(applyFor, d.Runtime) {
-			v.Defaults = append(v.Defaults, judgeDefault(d, runs, k, rec.BufferSize))
+			v.Defaults = append(v.Defaults, judgeDefault(d, runs, k, *v.Writes))
 		}
 	}
+	v.DefaultsEnough = nothingApart(runs, k, v.Defaults)
 	return v
 }
 
-// safeSize is the smallest size whose runs are shown not worse than the
-// plateau's: a test of "not worse", so that fewer runs widen the interval
-// and never make a smaller size look safe.
+// recommended is the size a verdict aims at: a knee that is not
+// established gives way to the smallest size measured not worse than the
+// plateau, so the advice rests on a measurement, not on the knee's guess.
+func recommended(w WritesVerdict) (int64, string) {
+	if w.Established || w.SafeSize == 0 {
+		return w.WriteSize, FromKnee
+	}
+	return w.SafeSize, FromSafe
+}
+
+// safeSize is knee.SafeSize of the runs against the knee's plateau.
 func safeSize(runs []knee.Runs, k knee.Estimate) (size int64, share, low float64) {
-	plateau := plateauRuns(runs, k.Result)
-	band := 1 / bandFraction(k.Fraction)
-	for _, r := range knee.GroupRuns(runs) { // ascending sizes
-		g := knee.CompareGain(plateau, r.MiBPerSec, k.Fraction)
-		if g.Runs >= knee.MinEstablishRuns && g.PlateauRuns >= knee.MinEstablishRuns && g.High > 0 && g.High <= band {
-			return r.Size, 1 / g.Ratio, 1 / g.High
+	s := knee.SafeSize(runs, k.Result)
+	return s.Size, s.Share, s.ShareLow
+}
+
+// nothingApart: with the noise measured, the knee's interval starts at
+// the smallest size (none is measurably below the band), the curve does
+// not decline, and no default is measurably slower than the plateau.
+func nothingApart(runs []knee.Runs, k knee.Estimate, defaults []DefaultVerdict) bool {
+	g := knee.GroupRuns(runs)
+	if len(g) == 0 || k.NoiseCV <= 0 || k.Status == knee.StatusOneRound || k.DeclinesAbove > 0 || k.CILow != g[0].Size {
+		return false
+	}
+	for _, d := range defaults {
+		if d.Gain != nil && d.Gain.Significant || d.Set > 0 {
+			return false
 		}
 	}
-	return 0, 0, 0
+	return true
 }
 
 // judgeDefault judges d against the plateau of k from the runs of the
-// curve, for a buffer of buf.
-func judgeDefault(d DefaultVerdict, runs []knee.Runs, k knee.Estimate, buf int64) DefaultVerdict {
-	d.Buffer = buf
+// curve, for the size w recommends: against the knee when that is what w
+// recommends, else by measurement alone.
+func judgeDefault(d DefaultVerdict, runs []knee.Runs, k knee.Estimate, w WritesVerdict) DefaultVerdict {
+	d.Buffer = w.Recommended
 	at, plateau := runsAt(runs, d.Default), plateauRuns(runs, k.Result)
 	if len(at) > 0 {
 		g := knee.CompareGain(plateau, at, k.Fraction)
 		d.Gain, d.DefaultMiBPerSec = &g, knee.Median(at)
 	}
-	inBand := d.Default >= k.WriteSize && (k.DeclinesAbove == 0 || d.Default <= k.DeclinesAbove)
-	switch {
-	case inBand && d.Gain != nil && d.Gain.Significant:
-		d.Basis = BasisDip
-	case inBand:
-		d.Basis, d.Established = BasisAboveKnee, k.Established
-	case d.Gain == nil:
-		d.Basis = BasisNotRun
-	default:
-		d.Basis, d.Established = judgeGain(*d.Gain, k.Fraction)
+	if w.RecommendedFrom == FromSafe {
+		d.BufferShare = w.SafeShare
+		d.Basis, d.Established = judgeMeasured(d, k, w.SafeSize)
+	} else {
+		d.Basis, d.Established = judgeByKnee(d, k)
 	}
 	if d.Basis == BasisGain {
-		d.Set = buf
+		d.Set = d.Buffer
 	}
 	return d
+}
+
+// judgeByKnee judges a default against the knee: one at or above it is
+// kept, as sure as the knee is.
+func judgeByKnee(d DefaultVerdict, k knee.Estimate) (basis string, established bool) {
+	switch {
+	case inBand(d.Default, k) && d.Gain != nil && d.Gain.Significant:
+		return BasisDip, false
+	case inBand(d.Default, k):
+		return BasisAboveKnee, k.Established
+	case d.Gain == nil:
+		return BasisNotRun, false
+	}
+	return judgeGain(*d.Gain, k.Fraction)
+}
+
+// judgeMeasured judges a default by what was measured when the knee is
+// not established: one at or above the safe size is kept, with it; one
+// below by its own gain, whatever side of the unsure knee it is on.
+func judgeMeasured(d DefaultVerdict, k knee.Estimate, safe int64) (basis string, established bool) {
+	atOrAbove := d.Default >= safe && (k.DeclinesAbove == 0 || d.Default <= k.DeclinesAbove)
+	switch {
+	case atOrAbove && d.Gain != nil && d.Gain.Significant:
+		return BasisDip, false
+	case atOrAbove:
+		return BasisAboveSafe, true
+	case d.Gain == nil:
+		return BasisNotRun, false
+	}
+	return judgeGain(*d.Gain, k.Fraction)
+}
+
+// inBand: size is at or above the knee, within its band.
+func inBand(size int64, k knee.Estimate) bool {
+	return size >= k.WriteSize && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
 }
 
 // judgeGain says what a gain shows against the band 1/fraction, and
@@ -215,17 +284,9 @@ func runsAt(runs []knee.Runs, size int64) []float64 {
 	return nil
 }
 
-// plateauRuns are the runs of the sizes in the knee's band, from the knee
-// to where a declining curve ends: what the recommended size reaches.
-func plateauRuns(runs []knee.Runs, k knee.Result) []float64 {
-	var out []float64
-	for _, r := range knee.GroupRuns(runs) {
-		if r.Size >= k.WriteSize && (k.DeclinesAbove == 0 || r.Size <= k.DeclinesAbove) {
-			out = append(out, r.MiBPerSec...)
-		}
-	}
-	return out
-}
+// plateauRuns are the runs of the knee's band: what the recommended size
+// reaches.
+func plateauRuns(runs []knee.Runs, k knee.Result) []float64 { return knee.PlateauRuns(runs, k) }
 
 // applyVerdict makes the how-to-apply rows say what the verdict says: a
 // default the verdict keeps is kept, a buffer it sets is set, and without

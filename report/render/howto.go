@@ -37,7 +37,14 @@ func applyHeader(r *report.Report, reasons string) string {
 		how = "measured through the runtime where marked, the others inferred from write(2) calls"
 	}
 	if !rec.KneeEstablished {
-		how = "the knee is not established, so these are provisional; " + how
+		sure := "the knee is not established, so these are provisional; "
+		if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == report.FromSafe {
+			sure = "the knee is not established; "
+		}
+		how = sure + how
+	}
+	if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == report.FromSafe {
+		return fmt.Sprintf("how to apply it, from %s, the smallest size measured not worse than the plateau (%s; %s):", units.FormatSize(w.Recommended), how, reasons)
 	}
 	return fmt.Sprintf("how to apply it, from the %s knee (%s; %s):", units.FormatSize(rec.BufferSize), how, reasons)
 }

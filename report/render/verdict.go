@@ -45,6 +45,9 @@ func sweepVerdictLines(r *report.Report) []string {
 	}
 	rows := report.ModeRows(firstView(r).Results, r.Config.PrimaryMode())
 	f := tableFacts(r.Knee.Result, rows)
+	if v.DefaultsEnough {
+		return append(out, "verdict"+basisNote(r)+": "+enoughWords(r, f))
+	}
 	out = append(out, "verdict"+basisNote(r)+": "+writesWords(r, f))
 	for _, d := range v.Defaults {
 		out = append(out, "  "+defaultLabel(d)+": "+defaultWords(d, f))
@@ -88,6 +91,14 @@ func noAdviceWords(r *report.Report) string {
 	return "no write size to advise: " + cmp.Or(r.Knee.Reason, "no knee was found")
 }
 
+// enoughWords is the one line of a verdict that can tell nothing apart:
+// the defaults are enough, and why.
+func enoughWords(r *report.Report, f facts) string {
+	lo, hi := f.sizes[0], f.sizes[len(f.sizes)-1]
+	return fmt.Sprintf("the defaults are enough: no size from %s to %s is measurably below %s of the %.1f MiB/s plateau, nor any default measurably slower (noise CV %.1f%%, %s)",
+		units.FormatSize(lo), units.FormatSize(hi), f.bandPct(), r.Verdict.Writes.PlateauMiBPerSec, 100*r.Knee.NoiseCV, advice.RoundsWord(r.Knee.Rounds))
+}
+
 // writesWords is the size from which calls reach the plateau, and how
 // sure that is.
 func writesWords(r *report.Report, f facts) string {
@@ -95,6 +106,9 @@ func writesWords(r *report.Report, f facts) string {
 	calls := "write(2) calls"
 	if r.Config.PrimaryMode() == iobench.ModeRead {
 		calls = "read(2) calls"
+	}
+	if w.RecommendedFrom == report.FromSafe {
+		return safeFirstWords(w, f, calls)
 	}
 	var s string
 	switch w.Shape {
@@ -107,6 +121,22 @@ func writesWords(r *report.Report, f facts) string {
 		s = fmt.Sprintf("%s of at least %s (%d bytes): %s", calls, units.FormatSize(w.WriteSize), w.WriteSize, f.kneeShare())
 	}
 	return s + "; " + writesSureWords(r)
+}
+
+// safeFirstWords leads with the measured safe size when the knee is not
+// established: the advice rests on it, the knee's guess comes after.
+func safeFirstWords(w *report.WritesVerdict, f facts, calls string) string {
+	s := fmt.Sprintf("%s of at least %s (%d bytes): %s of the %.1f MiB/s plateau", calls, units.FormatSize(w.SafeSize), w.SafeSize, f.pct(w.SafeSize), w.PlateauMiBPerSec)
+	if w.DeclinesAbove > 0 {
+		s = fmt.Sprintf("%s of %s (%d bytes) up to %s: %s of the %.1f MiB/s plateau", calls, units.FormatSize(w.SafeSize), w.SafeSize,
+			units.FormatSize(w.DeclinesAbove), f.pct(w.SafeSize), w.PlateauMiBPerSec)
+	}
+	s += fmt.Sprintf(", the smallest size measured not worse than it (at least %.0f%%)", 100*w.SafeShareLow)
+	if w.CIHigh > w.CILow {
+		return s + fmt.Sprintf("; the knee, %s, is not established: likely between %s and %s",
+			units.FormatSize(w.WriteSize), units.FormatSize(w.CILow), units.FormatSize(w.CIHigh))
+	}
+	return s + fmt.Sprintf("; the knee, %s, is not established", units.FormatSize(w.WriteSize))
 }
 
 // writesSureWords says whether the knee is established, and where it may
@@ -123,8 +153,8 @@ func writesSureWords(r *report.Report) string {
 	return "not established (the knee line below says why)"
 }
 
-// safeWords is the smallest size measured not worse than the plateau,
-// or that none is yet.
+// safeWords says that no size is yet measured not worse than the plateau
+// (a safe one leads the verdict instead).
 func safeWords(w *report.WritesVerdict) string {
 	if w.SafeSize == 0 {
 		return "no size is yet measured not worse than the plateau (more rounds would tell)"
@@ -150,17 +180,26 @@ func defaultWords(d report.DefaultVerdict, f facts) string {
 	if d.DefaultMiBPerSec > 0 {
 		s += fmt.Sprintf(": %s measured %s of the plateau", units.FormatSize(d.Default), f.pct(d.Default))
 	}
-	if d.Basis == report.BasisAboveKnee && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
+	if (d.Basis == report.BasisAboveKnee || d.Basis == report.BasisAboveSafe) && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
 		s += fmt.Sprintf(", below %s but not measurably so", f.bandPct())
 	}
-	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee && d.Basis != report.BasisDip {
-		s += fmt.Sprintf("; %s would gain %s, inferred from write(2) calls", units.FormatSize(d.Buffer), gainWords(g))
+	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee && d.Basis != report.BasisAboveSafe && d.Basis != report.BasisDip {
+		s += fmt.Sprintf("; %s would gain %s, inferred from write(2) calls", bufferWords(d, f), gainWords(g))
 	}
 	if d.Basis == report.BasisNotRun && len(f.sizes) > 0 {
 		return s + fmt.Sprintf("; %s was not measured (the sweep ran %s to %s): not established",
 			units.FormatSize(d.Default), units.FormatSize(f.sizes[0]), units.FormatSize(f.sizes[len(f.sizes)-1]))
 	}
 	return s + "; " + basisWords(d, f.k)
+}
+
+// bufferWords names the buffer a default is judged against, with the
+// table's share of the plateau when it was chosen by measurement.
+func bufferWords(d report.DefaultVerdict, f facts) string {
+	if d.BufferShare > 0 {
+		return fmt.Sprintf("%s (measured %s of the plateau)", units.FormatSize(d.Buffer), f.pct(d.Buffer))
+	}
+	return units.FormatSize(d.Buffer)
 }
 
 // actionWords is what to set, or to keep the default.
@@ -217,7 +256,13 @@ func basisWords(d report.DefaultVerdict, k knee.Result) string {
 		return fmt.Sprintf("slower, %s: established", pWords(g.P))
 	case report.BasisAboveKnee:
 		return aboveKneeWords(d, k)
+	case report.BasisAboveSafe:
+		return fmt.Sprintf("it is at or above %s, the smallest size measured not worse than the plateau: established with it", units.FormatSize(d.Buffer))
 	case report.BasisDip:
+		if d.BufferShare > 0 {
+			return fmt.Sprintf("it is at or above %s, measured not worse than the plateau, yet the plateau is %s faster, %s: not established",
+				units.FormatSize(d.Buffer), gainWords(g), pWords(g.P))
+		}
 		return fmt.Sprintf("it is at or above the %s knee, yet the plateau is %s faster, %s: not established",
 			units.FormatSize(k.WriteSize), gainWords(g), pWords(g.P))
 	case report.BasisFewRuns:

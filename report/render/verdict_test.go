@@ -88,8 +88,8 @@ func TestVerdictAgreesWithNumbers(t *testing.T) {
 // BasisBand is rare in a sweep (a default below the knee is mostly
 // measurably below the band too) and BasisSlower rarer still: they are
 // counted, not required.
-var verdictKinds = []string{report.BasisGain, report.BasisAboveKnee, report.BasisFewRuns, report.BasisPValue,
-	report.BasisInterval, report.BasisDip, report.BasisNotRun, "incomplete", report.NoAdviceSizesMissing, report.NoAdviceNoKnee}
+var verdictKinds = []string{report.BasisGain, report.BasisAboveKnee, report.BasisAboveSafe, report.BasisFewRuns, report.BasisPValue,
+	report.BasisInterval, report.BasisDip, report.BasisNotRun, "incomplete", "defaults_enough", report.NoAdviceSizesMissing, report.NoAdviceNoKnee}
 
 func countKinds(seen map[string]int, r *report.Report) {
 	v := r.Verdict
@@ -98,6 +98,9 @@ func countKinds(seen map[string]int, r *report.Report) {
 	}
 	if v.NoAdvice != "" {
 		seen[v.NoAdvice]++
+	}
+	if v.DefaultsEnough {
+		seen["defaults_enough"]++
 	}
 	for _, d := range v.Defaults {
 		seen[d.Basis]++
@@ -120,6 +123,9 @@ func checkVerdict(r *report.Report, text string) error {
 		return checkNoAdvice(text)
 	}
 	cells := tableCells(lines)
+	if err := checkEnough(r, v); err != nil || r.Verdict.DefaultsEnough {
+		return err
+	}
 	if err := checkWritesLine(r, v, cells); err != nil {
 		return err
 	}
@@ -198,7 +204,54 @@ func tableCells(lines []string) map[string]string {
 
 var writesLine = regexp.MustCompile(`^verdict: write\(2\) calls of (?:at least )?(\d+ [KMG]?i?B) \((\d+) bytes\)(?: up to [^:]+)?: (\d+(?:\.\d)?%) of the ([0-9.]+) MiB/s plateau`)
 
-// checkWritesLine: the size is the recommendation's, its share the
+// checkEnough: the verdict is the one line that the defaults are enough
+// exactly when nothing can be told apart: with the noise measured, no
+// size measurably below the band (the knee's interval starts at the
+// smallest), no decline, and no default measurably slower than the
+// plateau.
+func checkEnough(r *report.Report, v []string) error {
+	k := r.Knee
+	runs := report.Runs(r.Results, r.Config.PrimaryMode())
+	g := knee.GroupRuns(runs)
+	want := len(g) > 0 && k.NoiseCV > 0 && k.Status != knee.StatusOneRound && k.DeclinesAbove == 0 && k.CILow == g[0].Size
+	plateau := knee.PlateauRuns(runs, k.Result)
+	for _, d := range r.Verdict.Defaults {
+		if at := runsOf(runs, func(s int64) bool { return s == d.Default }); len(at) > 0 && knee.CompareGain(plateau, at, k.Fraction).Significant {
+			want = false
+		}
+	}
+	last := v[len(v)-1]
+	said := strings.HasPrefix(last, "verdict: the defaults are enough: no size from ")
+	switch {
+	case said != want:
+		return fmt.Errorf("says the defaults are enough: %v; the numbers: %v (%q)", said, want, last)
+	case said && (!strings.Contains(last, fmt.Sprintf("noise CV %.1f%%", 100*k.NoiseCV)) || len(v) > 1+btoi(r.Incomplete)):
+		return fmt.Errorf("the defaults-are-enough verdict is not one line with the noise: %q", v)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// recommendedOf is the size a verdict must aim at: the knee when it is
+// established or no size is shown safe, else the safe size.
+func recommendedOf(r *report.Report) (size int64, safe bool) {
+	k := r.Knee
+	if k.Established {
+		return r.Recommendation.BufferSize, false
+	}
+	if s := knee.SafeSize(report.Runs(r.Results, r.Config.PrimaryMode()), k.Result); s.Size > 0 {
+		return s.Size, true
+	}
+	return r.Recommendation.BufferSize, false
+}
+
+// checkWritesLine: the size is the recommended one, its share the
 // table's, and it is called established exactly when the knee is.
 func checkWritesLine(r *report.Report, v []string, cells map[string]string) error {
 	l := v[0]
@@ -206,15 +259,19 @@ func checkWritesLine(r *report.Report, v []string, cells map[string]string) erro
 		l = v[1]
 	}
 	k := r.Knee
-	if k.Shape == knee.ShapeFlat {
+	want, safe := recommendedOf(r)
+	if k.Shape == knee.ShapeFlat && !safe {
 		return nil
 	}
 	m := writesLine.FindStringSubmatch(l)
 	if m == nil {
 		return fmt.Errorf("no write size in %q", l)
 	}
-	if m[2] != strconv.FormatInt(r.Recommendation.BufferSize, 10) || cells[m[1]] != m[3] {
-		return fmt.Errorf("%q: the recommendation is %d bytes, the table says %s at %s", l, r.Recommendation.BufferSize, m[1], cells[m[1]])
+	if m[2] != strconv.FormatInt(want, 10) || cells[m[1]] != m[3] {
+		return fmt.Errorf("%q: the recommendation is %d bytes, the table says %s at %s", l, want, m[1], cells[m[1]])
+	}
+	if safe != strings.Contains(l, ", the smallest size measured not worse than it (at least ") {
+		return fmt.Errorf("%q: from the safe size %v, yet it does not lead with it, or does without it", l, safe)
 	}
 	if said := !strings.Contains(l, "not established"); said != k.Established {
 		return fmt.Errorf("%q: the knee's established is %v", l, k.Established)
@@ -257,7 +314,13 @@ func checkDefaultLine(r *report.Report, item string, cells map[string]string, te
 	at, plateau := runsOf(runs, func(s int64) bool { return s == def }), runsOf(runs, func(s int64) bool {
 		return s >= k.WriteSize && (k.DeclinesAbove == 0 || s <= k.DeclinesAbove)
 	})
+	target, safe := recommendedOf(r)
+	// A default at or above what the verdict aims at is kept: the
+	// knee's band, or, when the knee is not established, from the safe size.
 	inBand := def >= k.WriteSize && (k.DeclinesAbove == 0 || def <= k.DeclinesAbove)
+	if safe {
+		inBand = def >= target && (k.DeclinesAbove == 0 || def <= k.DeclinesAbove)
+	}
 	var g *knee.Gain
 	if len(at) > 0 {
 		gg := knee.CompareGain(plateau, at, f)
@@ -266,9 +329,9 @@ func checkDefaultLine(r *report.Report, item string, cells map[string]string, te
 	enough := g != nil && g.Runs >= knee.MinEstablishRuns && g.PlateauRuns >= knee.MinEstablishRuns
 	real := enough && g.P < knee.GainAlpha && g.Low > band && !inBand
 	noGain := enough && !inBand && (g.High <= band || g.P < knee.GainAlpha && g.High < 1)
-	kneeKeep := inBand && k.Established && (g == nil || !g.Significant)
+	kneeKeep := inBand && (k.Established || safe) && (g == nil || !g.Significant)
 	if m := setLine.FindStringSubmatch(action); m != nil {
-		if !real || m[1] != strconv.FormatInt(r.Recommendation.BufferSize, 10) {
+		if !real || m[1] != strconv.FormatInt(target, 10) {
 			return fmt.Errorf("sets %s bytes, yet the gain %+v is not a real one over %d (band x%.3f)", m[1], g, def, band)
 		}
 	} else if m := keepLine.FindStringSubmatch(action); m == nil || m[1] != units.FormatSize(def) {
