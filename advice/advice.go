@@ -33,14 +33,20 @@ const (
 	BasisSmallest = "smallest"
 	// BasisNone: no knee was found; BufferSize is 0.
 	BasisNone = "none"
+	// BasisSafe: the knee is not established, so the smallest size
+	// measured not worse than the plateau (knee.SafeSize), not the knee.
+	BasisSafe = "safe_size"
 )
 
 // Recommendation is what iobench advises after a sweep.
 type Recommendation struct {
 	BufferSize int64  `json:"buffer_size"` // bytes per write(2) to use; 0 when no knee was found
 	Summary    string `json:"summary"`     // one or two sentences for people
-	Basis      string `json:"basis"`       // how BufferSize was chosen: BasisKnee, BasisSmallest or BasisNone
-	Shape      string `json:"shape"`       // the curve's shape, from knee.Result
+	Basis      string `json:"basis"`       // how BufferSize was chosen: BasisKnee, BasisSmallest, BasisSafe or BasisNone
+	// Safe is the smallest size measured not worse than the plateau, when
+	// BufferSize is it (BasisSafe).
+	Safe  *knee.Safe `json:"safe,omitempty"`
+	Shape string     `json:"shape"` // the curve's shape, from knee.Result
 	// KneeEstablished says whether the knee behind BufferSize is
 	// established (knee.Estimate.Established); advice from a knee that is
 	// not is marked so in Summary.
@@ -113,6 +119,9 @@ func Recommend(k knee.Estimate, runs []knee.Runs, fs fsinfo.Info) *Recommendatio
 	c := newCurve(runs)
 	r := &Recommendation{Shape: k.Shape, KneeEstablished: k.Established}
 	r.BufferSize, r.Basis = bufferSize(k.Result)
+	if s := knee.SafeSize(runs, k.Result); r.Basis == BasisKnee && !k.Established && s.Size > 0 {
+		r.BufferSize, r.Basis, r.Safe = s.Size, BasisSafe, &s
+	}
 	r.Gfortran = gfortran(k.Result, c, r.BufferSize)
 	r.BlockSizes = blockSizes(k.Result, r.BufferSize, fs)
 	r.Summary = summary(k, c, r)

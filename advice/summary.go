@@ -15,6 +15,9 @@ func summary(k knee.Estimate, c curve, r *Recommendation) string {
 		return noKnee(k.Result)
 	}
 	s := bufferSentence(k.Result, c)
+	if r.Basis == BasisSafe {
+		s = safeSentence(k.Result, *r.Safe)
+	}
 	if note := provisional(k); note != "" {
 		s += " " + note
 	}
@@ -32,6 +35,13 @@ func noKnee(k knee.Result) string {
 		why += "; extend the sweep to larger sizes"
 	}
 	return "No buffer size recommended: " + why + "."
+}
+
+// safeSentence advises the size measured safe when the knee is not
+// established: its share of the plateau and its interval's low end.
+func safeSentence(k knee.Result, s knee.Safe) string {
+	return fmt.Sprintf("Use writes of %s, the smallest size measured not worse than the %.1f MiB/s plateau (%.0f%% of it, at least %.0f%%); the knee, %s, is not established.",
+		sizeBytes(s.Size), k.PlateauMiBPerSec, 100*s.Share, 100*s.ShareLow, units.FormatSize(k.WriteSize))
 }
 
 func bufferSentence(k knee.Result, c curve) string {
