@@ -46,6 +46,9 @@ for p in $progs; do
 	esac
 	(cd "$run" && env $envs "$bin" app --format json -o "$work/$p.app.json" -- "$@" >/dev/null 2>"$work/$p.app.log") ||
 		{ cat "$work/$p.app.log" >&2; exit 1; }
+	# tune starts where app did: without app's outputs, which every run
+	# would otherwise truncate inside its timing
+	find "$run" -mindepth 1 -delete
 	(cd "$run" && env $envs "$bin" tune --format json -o "$work/$p.tune.json" ${TUNE_FLAGS:-} -- "$@" >/dev/null 2>"$work/$p.tune.log") ||
 		{ cat "$work/$p.tune.log" >&2; exit 1; }
 	jq -r --arg p "$p" --slurpfile app "$work/$p.app.json" '

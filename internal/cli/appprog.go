@@ -152,6 +152,10 @@ type programRun struct {
 	stdin   string // the captured stdin to replay; "" when not captured
 	tty     *os.File
 	removed func()
+	// before lists the regular files of the working directory before the
+	// first run (complete: all of them), to tell the files a run created.
+	before   map[string]bool
+	complete bool
 }
 
 func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ func (r *programRun) appReport(ctx context.Context) (*report.AppReport, int, err
 
 // measure is appReport with what the traced run observed, for tune.
 func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, error) {
+	if dir, err := os.Getwd(); err == nil {
+		r.before, r.complete = listTree(dir)
+	}
 	ob, err := r.observe(ctx)
 	if err != nil {
 		return nil, ob, err
@@ -126,6 +130,9 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 		return
 	}
 	defer done()
+	if removed := r.removeCreated(ob.input.Files); len(removed) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("the untraced run started as the traced one did: %s, which the traced run created, removed first (the untraced run writes it again)", strings.Join(removed, ", ")))
+	}
 	res, err := program.Run(ctx, s)
 	switch {
 	case err != nil:
@@ -135,6 +142,27 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 	default:
 		p.UntracedSeconds, p.WallBasis = res.Wall.Seconds(), "untraced"
 	}
+}
+
+// removeCreated removes the regular files of the working directory that
+// the traced run created: the second run must not pay for truncating
+// them, which the first did not.
+func (r *programRun) removeCreated(files []workload.File) []string {
+	dir, err := os.Getwd()
+	if err != nil || !r.complete {
+		return nil
+	}
+	var out []string
+	for _, f := range files {
+		rel, err := filepath.Rel(dir, f.Path)
+		if err != nil || !filepath.IsLocal(rel) || r.before[f.Path] || !isRegularFile(f) {
+			continue
+		}
+		if os.Remove(f.Path) == nil {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // untracedRefusal says why the program is not run a second time.

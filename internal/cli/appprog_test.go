@@ -155,3 +155,41 @@ func TestAppPricesStdioThroughItsWriter(t *testing.T) {
 		t.Errorf("left in the working directory: %v, want only out.dat", ents)
 	}
 }
+
+// The untraced run starts from the state the traced one did: a file the
+// traced run created is removed first, so a program that refuses to
+// overwrite its output runs again, and the time has no truncation in it.
+func TestAppUntracedRunStartsAsTheTracedOne(t *testing.T) {
+	testenv.Full(t, "strace")
+	testenv.Command(t, "strace")
+	t.Chdir(t.TempDir())
+	report := filepath.Join(t.TempDir(), "app.json")
+	_, stderr, code := runCLI(t, "app", "--curve-time", "2s", "--format", "json", "-o", report, "--",
+		"sh", "-c", "test ! -e out.dat && dd if=/dev/zero of=out.dat bs=65536 count=64 status=none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var doc struct {
+		Program struct {
+			WallBasis   string   `json:"wall_basis"`
+			UntracedWhy string   `json:"untraced_note"`
+			Notes       []string `json:"notes"`
+		} `json:"program"`
+	}
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Program.WallBasis != "untraced" {
+		t.Errorf("wall basis %q (%s): want the untraced run's time", doc.Program.WallBasis, doc.Program.UntracedWhy)
+	}
+	if !strings.Contains(strings.Join(doc.Program.Notes, "\n"), "out.dat, which the traced run created, removed first") {
+		t.Errorf("notes %q: want the removal said", doc.Program.Notes)
+	}
+	if _, err := os.Stat("out.dat"); err != nil {
+		t.Errorf("the program's output is gone: %v", err)
+	}
+}

@@ -50,7 +50,6 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	before, complete := listTree(dir)
 	t.rep = t.newTuneReport(dir)
 	app, ob, err := t.r.measure(ctx)
 	if err != nil {
@@ -59,7 +58,7 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	if ob.res.Failed() {
 		return nil, &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
 	}
-	if t.guard, err = newFileGuard(dir, before, complete, ob.input.Files, t.r.tmp, t.o.maxSaved); err != nil {
+	if t.guard, err = newFileGuard(dir, t.r.before, t.r.complete, ob.input.Files, t.r.tmp, t.o.maxSaved); err != nil {
 		return nil, err
 	}
 	t.rep.Files = t.guard.files
