@@ -44,9 +44,10 @@ type Recommendation struct {
 	Summary    string `json:"summary"`     // one or two sentences for people
 	Basis      string `json:"basis"`       // how BufferSize was chosen: BasisKnee, BasisSmallest, BasisSafe or BasisNone
 	// Safe is the smallest size measured not worse than the plateau, when
-	// BufferSize is it (BasisSafe).
-	Safe  *knee.Safe `json:"safe,omitempty"`
-	Shape string     `json:"shape"` // the curve's shape, from knee.Result
+	// BufferSize is it (BasisSafe); KneeWriteSize is then the knee.
+	Safe          *knee.Safe `json:"safe,omitempty"`
+	KneeWriteSize int64      `json:"knee_write_size,omitempty"`
+	Shape         string     `json:"shape"` // the curve's shape, from knee.Result
 	// KneeEstablished says whether the knee behind BufferSize is
 	// established (knee.Estimate.Established); advice from a knee that is
 	// not is marked so in Summary.
@@ -120,10 +121,10 @@ func Recommend(k knee.Estimate, runs []knee.Runs, fs fsinfo.Info) *Recommendatio
 	r := &Recommendation{Shape: k.Shape, KneeEstablished: k.Established}
 	r.BufferSize, r.Basis = bufferSize(k.Result)
 	if s := knee.SafeSize(runs, k.Result); r.Basis == BasisKnee && !k.Established && s.Size > 0 {
-		r.BufferSize, r.Basis, r.Safe = s.Size, BasisSafe, &s
+		r.BufferSize, r.Basis, r.Safe, r.KneeWriteSize = s.Size, BasisSafe, &s, k.WriteSize
 	}
 	r.Gfortran = gfortran(k.Result, c, r.BufferSize)
-	r.BlockSizes = blockSizes(k.Result, r.BufferSize, fs)
+	r.BlockSizes = blockSizes(k.Result, k.WriteSize, fs) // the knee's, whatever is recommended
 	r.Summary = summary(k, c, r)
 	return r
 }

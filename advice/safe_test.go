@@ -6,6 +6,7 @@ import (
 
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // A knee that is not established is not the advice when a size is
@@ -27,6 +28,12 @@ func TestRecommendTheSafeSizeOfAnOpenKnee(t *testing.T) {
 	r := Recommend(k, runs, fsinfo.Info{})
 	if safe.Size <= k.WriteSize || r.Basis != BasisSafe || r.BufferSize != safe.Size || r.Safe == nil || r.Safe.Share != safe.Share {
 		t.Fatalf("knee %d open, safe %d: recommended %d (%s, %+v); want the safe size", k.WriteSize, safe.Size, r.BufferSize, r.Basis, r.Safe)
+	}
+	if r.KneeWriteSize != k.WriteSize {
+		t.Errorf("knee_write_size %d, want the knee %d beside the safe size", r.KneeWriteSize, k.WriteSize)
+	}
+	if r.BlockSizes.Note != "" && !strings.Contains(r.BlockSizes.Note, units.FormatSize(k.WriteSize)) {
+		t.Errorf("block sizes %q: want the knee's %s held against them, not the safe size", r.BlockSizes.Note, units.FormatSize(k.WriteSize))
 	}
 	if !strings.Contains(r.Summary, "the smallest size measured not worse than") || !strings.Contains(r.Summary, "is not established") {
 		t.Errorf("summary %q: want the safe size said as such, and the knee as open", r.Summary)

@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
 )
 
@@ -115,5 +116,17 @@ func TestNothingApart(t *testing.T) {
 	}
 	if k, ds := judged(one); nothingApart(one, k, ds) {
 		t.Errorf("one round: the defaults are called enough without the noise measured")
+	}
+}
+
+// The verdict's knee is the knee, also when the recommendation is the
+// measured safe size standing in for it.
+func TestVerdictKneeIsTheKnee(t *testing.T) {
+	safe := &advice.Recommendation{BufferSize: 64 << 10, Basis: advice.BasisSafe, KneeWriteSize: 32 << 10}
+	if got := kneeSize(safe); got != 32<<10 {
+		t.Errorf("knee of a safe-size recommendation: %d, want 32 KiB", got)
+	}
+	if got := kneeSize(&advice.Recommendation{BufferSize: 128 << 10, Basis: advice.BasisKnee}); got != 128<<10 {
+		t.Errorf("knee of a knee recommendation: %d, want 128 KiB", got)
 	}
 }

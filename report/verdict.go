@@ -141,7 +141,7 @@ func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recomm
 		return v
 	}
 	v.Advice = true
-	v.Writes = &WritesVerdict{WriteSize: rec.BufferSize, CILow: k.CILow, CIHigh: k.CIHigh, Established: k.Established,
+	v.Writes = &WritesVerdict{WriteSize: kneeSize(rec), CILow: k.CILow, CIHigh: k.CIHigh, Established: k.Established,
 		Shape: k.Shape, MiBPerSec: k.MiBPerSec, PlateauMiBPerSec: k.PlateauMiBPerSec, DeclinesAbove: k.DeclinesAbove}
 	runs := Runs(rows, c.PrimaryMode())
 	v.Writes.SafeSize, v.Writes.SafeShare, v.Writes.SafeShareLow = safeSize(runs, k)
@@ -156,6 +156,15 @@ func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recomm
 	}
 	v.DefaultsEnough = nothingApart(runs, k, v.Defaults)
 	return v
+}
+
+// kneeSize is the knee behind a recommendation: its buffer size, unless
+// that is the measured safe size standing in for a knee not established.
+func kneeSize(rec *advice.Recommendation) int64 {
+	if rec.Basis == advice.BasisSafe {
+		return rec.KneeWriteSize
+	}
+	return rec.BufferSize
 }
 
 // recommended is the size a verdict aims at: a knee that is not
