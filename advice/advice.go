@@ -129,6 +129,10 @@ func Recommend(k knee.Estimate, runs []knee.Runs, fs fsinfo.Info) *Recommendatio
 	return r
 }
 
+// Applicable says whether BufferSize is a size to set: from a knee, or
+// the safe size beside one; not a flat curve's smallest, nor none.
+func (r Recommendation) Applicable() bool { return r.Basis == BasisKnee || r.Basis == BasisSafe }
+
 // bufferSize is the knee. For a declining curve that is the knee within
 // the band, not the best size: any size up to DeclinesAbove is as good
 // within the fraction, and the smallest costs the least memory.

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/knee"
 )
 
@@ -128,5 +130,21 @@ func TestVerdictKneeIsTheKnee(t *testing.T) {
 	}
 	if got := kneeSize(&advice.Recommendation{BufferSize: 128 << 10, Basis: advice.BasisKnee}); got != 128<<10 {
 		t.Errorf("knee of a knee recommendation: %d, want 128 KiB", got)
+	}
+}
+
+// A safe-size recommendation has its how-to-apply block, set at the
+// safe size: a run once printed none.
+func TestHowToApplyTheSafeSize(t *testing.T) {
+	rec := &advice.Recommendation{BufferSize: 64 << 10, Basis: advice.BasisSafe, KneeWriteSize: 32 << 10}
+	v := Verdict{Writes: &WritesVerdict{WriteSize: 32 << 10, Recommended: 64 << 10, RecommendedFrom: FromSafe}}
+	k := knee.Estimate{Result: knee.Result{Found: true, WriteSize: 32 << 10}}
+	as := howToApply(rec, v, k, Config{Mode: "write"}, fsinfo.Info{Type: "ext4", BlockSize: 4096, IOBlockSize: 4096}, nil)
+	found := false
+	for _, a := range as {
+		found = found || a.Runtime == advice.RuntimeStdio && strings.Contains(a.Value, "65536")
+	}
+	if !found {
+		t.Errorf("how to apply %+v: want the stdio row at the 64 KiB safe size", as)
 	}
 }

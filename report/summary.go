@@ -118,7 +118,7 @@ func knees(rows []iobench.SizeResult, c Config) (knee.Estimate, *knee.Estimate) 
 // (a flat curve has none, and read advice sets no write buffer), the
 // settings of the runtimes applyFor names.
 func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
-	if rec.Basis != advice.BasisKnee || c.PrimaryMode() != iobench.ModeWrite {
+	if !rec.Applicable() || c.PrimaryMode() != iobench.ModeWrite {
 		return nil
 	}
 	buf := rec.BufferSize
