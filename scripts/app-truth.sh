@@ -33,7 +33,7 @@ if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
 	mpicc -O2 -o "$work/mpiio-records" "$here/examples/mpiio-records.c"
 	progs="$progs mpiio-records"
 fi
-printf '%-16s %-34s %9s %9s %9s %7s %15s %8s %s\n' program "advised setting" "curve s" "est. s" "meas. s" ratio "ratio interval" "est/meas" verdict
+printf '%-16s %-48s %9s %9s %9s %7s %15s %8s %s\n' program "advised setting" "curve s" "est. s" "meas. s" ratio "ratio interval" "est/meas" verdict
 for p in $progs; do
 	run="$work/$p.d"
 	mkdir "$run"
@@ -66,5 +66,5 @@ for p in $progs; do
 	     (if $meas > 0 and $est > 0 then ($est / $meas * 100 | round / 100 | tostring) else "-" end),
 	     (if $a.screen and $a.screen.decided then $a.screen.direction else "not established" end) + (if .winner then "; winner " + .winner else "" end)]
 	    | @tsv' "$work/$p.tune.json" |
-		awk -F'\t' '{ printf "%-16s %-34s %9s %9s %9s %7s %15s %8s %s\n", $1, substr($2, 1, 34), $3, $4, $5, $6, $7, $8, $9 }'
+		awk -F'\t' '{ printf "%-16s %-48s %9s %9s %9s %7s %15s %8s %s\n", $1, substr($2, 1, 48), $3, $4, $5, $6, $7, $8, $9 }'
 done
