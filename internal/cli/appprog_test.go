@@ -52,13 +52,7 @@ func TestAppRunsTheProgram(t *testing.T) {
 		t.Errorf("stdout = %q, want the program's own output only", stdout)
 	}
 	var doc appProgramDoc
-	raw, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, report, &doc)
 	p := doc.Program
 	if filepath.Base(p.Exe) != "dd" || !p.Traced || p.WallBasis != "untraced" || p.UntracedSeconds <= 0 {
 		t.Errorf("program = %+v, want dd, traced, timed untraced", p)
@@ -134,13 +128,7 @@ func TestAppPricesStdioThroughItsWriter(t *testing.T) {
 			Notes []string `json:"notes"`
 		} `json:"program"`
 	}
-	raw, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, report, &doc)
 	rp := doc.Program.RuntimePrice
 	if rp == nil {
 		t.Fatalf("no runtime price; notes: %q", doc.Program.Notes)
@@ -176,13 +164,7 @@ func TestAppUntracedRunStartsAsTheTracedOne(t *testing.T) {
 			Notes       []string `json:"notes"`
 		} `json:"program"`
 	}
-	raw, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, report, &doc)
 	if doc.Program.WallBasis != "untraced" {
 		t.Errorf("wall basis %q (%s): want the untraced run's time", doc.Program.WallBasis, doc.Program.UntracedWhy)
 	}
@@ -191,5 +173,17 @@ func TestAppUntracedRunStartsAsTheTracedOne(t *testing.T) {
 	}
 	if _, err := os.Stat("out.dat"); err != nil {
 		t.Errorf("the program's output is gone: %v", err)
+	}
+}
+
+// readJSON decodes the JSON file at path into v.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatal(err)
 	}
 }
