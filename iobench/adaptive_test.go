@@ -106,6 +106,9 @@ func TestAutoRoundsRunReferenceSizes(t *testing.T) {
 // within its budget (to 5%, the noise of one round's run times) after the
 // rounds that always run.
 func TestAdaptiveTruth(t *testing.T) {
+	if raceEnabled {
+		t.Skip("a simulation of many sweeps, too slow under -race; scripts/test.sh runs it without")
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var established, far, n int
 	for range 400 {

@@ -36,6 +36,10 @@ export IOBENCH_TEST_FULL=1
 # (hangs are caught by internal/testwait's watchdogs).
 echo "== go test -race"
 go test -race -count=1 -timeout 90m ./...
+# The planner's simulations skip under -race (statistics, not
+# concurrency, and seven times slower there): run them without it.
+echo "== go test (the adaptive planner's simulations, without -race)"
+go test -count=1 -run 'TestAdaptiveTruth|TestPlanner' ./iobench/
 if command -v mpirun >/dev/null && command -v pkg-config >/dev/null; then
   echo "== MPI tests: the binding under mpirun -np 3, then iobench sweeps under mpirun"
   bash scripts/mpi-test.sh

@@ -1,0 +1,5 @@
+//go:build !race
+
+package iobench
+
+const raceEnabled = false
