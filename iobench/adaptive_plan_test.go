@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/knee"
 )
 
@@ -156,9 +157,7 @@ func tally(sim sweepSim, next planner, n int) (established int, rounds []int, sp
 // establishes the knee in far more sweeps than the legacy planner, at no
 // more cost, and with no budget it gets there with less time spent.
 func TestPlannerEstablishesSoonerThanLegacy(t *testing.T) {
-	if raceEnabled {
-		t.Skip("a simulation of many sweeps, too slow under -race; scripts/test.sh runs it without")
-	}
+	testenv.Simulation(t)
 	sim := sweepSim{curve: ext4Curve, noise: 0.05, cfg: defaultAutoConfig()}
 	legacy, _, _ := tally(sim, legacyNext, 100)
 	got, _, spent := tally(sim, newNext, 100)
@@ -191,9 +190,7 @@ func TestPlannerEstablishesSoonerThanLegacy(t *testing.T) {
 // smallest size, or the middle of the three smallest (knee's rule for a
 // three-size interval), one step above it; never a decline.
 func TestPlannerFlatCurveHasNoKnee(t *testing.T) {
-	if raceEnabled {
-		t.Skip("a simulation of many sweeps, too slow under -race; scripts/test.sh runs it without")
-	}
+	testenv.Simulation(t)
 	for _, noise := range []float64{0.03, 0.07, 0.12} {
 		sim := sweepSim{curve: func(int64) float64 { return 750 }, noise: noise, cfg: defaultAutoConfig(), clean: true}
 		for i := range 100 {

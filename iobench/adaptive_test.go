@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/knee"
 )
 
@@ -106,9 +107,7 @@ func TestAutoRoundsRunReferenceSizes(t *testing.T) {
 // within its budget (to 5%, the noise of one round's run times) after the
 // rounds that always run.
 func TestAdaptiveTruth(t *testing.T) {
-	if raceEnabled {
-		t.Skip("a simulation of many sweeps, too slow under -race; scripts/test.sh runs it without")
-	}
+	testenv.Simulation(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	var established, far, n int
 	for range 400 {

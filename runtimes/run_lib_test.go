@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
 )
 
@@ -57,6 +58,7 @@ func TestHDF5CallsMatchRules(t *testing.T) {
 	if _, err := os.Stat("/proc/self/io"); err != nil {
 		t.Skip("no /proc/self/io to count write(2) calls")
 	}
+	testenv.Full(t, "HDF5 programs built with h5cc, 8 seconds of runs")
 	w := writerFor(t, HDF5)
 	ch := HDF5Choice{Storages: []string{StorageContiguous, StorageChunked}, Layouts: []Layout{LayoutArray, LayoutRecords},
 		Orders: []convert.Order{convert.Native, convert.BigEndian}, Recommended: map[string]int64{SettingAlignment: 256 * kib, SettingSieve: 256 * kib, SettingTconv: 256 * kib}}
@@ -72,6 +74,7 @@ func TestHDF5CallsMatchRules(t *testing.T) {
 
 // mpirunFor is an MPIRun launcher, or a skip where Open MPI is missing.
 func mpirunFor(t *testing.T) MPIRun {
+	testenv.Full(t, "MPI jobs under mpirun, a minute of them")
 	path, err := exec.LookPath("mpirun")
 	if err != nil {
 		t.Skip("no mpirun")

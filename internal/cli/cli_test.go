@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/units"
 )
@@ -156,6 +157,7 @@ func TestSweepJSON(t *testing.T) {
 // sizes after round 1 unless the curve gives no knee, and reports what
 // it did with the knee's interval and status.
 func TestSweepRepeatAutoJSON(t *testing.T) {
+	testenv.Full(t, "an adaptive sweep of seconds")
 	dir := t.TempDir()
 	out, errOut, code := runCLI(t, smallSweep(dir, "--format", "json", "--repeat", "auto", "--time-budget", "20s")...)
 	if code != 0 {

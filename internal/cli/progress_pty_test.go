@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/creack/pty"
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/internal/testwait"
 )
 
@@ -44,6 +45,7 @@ func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
 // returns waits for the output to end and gives what the terminal showed.
 func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
 	t.Helper()
+	testenv.Full(t, "a terminal and seconds of drawing")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
@@ -17,6 +18,7 @@ import (
 // every case, marks its own apply row measured, and touches no other
 // file in the directory.
 func TestRuntimeHDF5Report(t *testing.T) {
+	testenv.Full(t, "HDF5 programs built with h5cc")
 	needCompiler(t, runtimes.HDF5)
 	dir := t.TempDir()
 	prefill(t, dir)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
@@ -199,6 +200,7 @@ func TestRuntimeWithoutCompiler(t *testing.T) {
 // runtime's writer runs: exit 130, a partial report, no data file; a
 // second signal kills the writer and removes its file at once.
 func TestRuntimeInterruptLeavesNoFile(t *testing.T) {
+	testenv.Full(t, "signals to the built binary")
 	needCompiler(t, runtimes.Stdio)
 	saved := savedSweep(t)
 	for _, signals := range []int{1, 2} {

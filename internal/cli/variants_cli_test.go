@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/iobench/iobench/internal/testenv"
 )
 
 // variantsDoc is what the JSON report adds for variants and jobs.
@@ -185,6 +187,7 @@ func TestJobsRunLeavesNoFiles(t *testing.T) {
 // TestInterruptedJobsLeaveNoFiles: Ctrl-C during a --jobs sweep stops
 // every job, reports what was measured and removes every job's file.
 func TestInterruptedJobsLeaveNoFiles(t *testing.T) {
+	testenv.Full(t, "signals to the built binary")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()
 		prefill(t, dir)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"github.com/iobench/iobench/internal/testenv"
 )
 
 // Op is an operation a fault can be set on.
@@ -55,6 +57,7 @@ type FS struct {
 // unmounts it when the test ends.
 func Mount(t testing.TB) *FS {
 	t.Helper()
+	testenv.Full(t, "root and a FUSE mount")
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a FUSE file system needs root")
 	}

@@ -41,3 +41,16 @@ func Command(t testing.TB, names ...string) string {
 	t.Skipf("needs %v on PATH", names)
 	return ""
 }
+
+// Simulation skips t unless the full layer runs without the race
+// detector: a simulation of thousands of sweeps tests statistics, not
+// concurrency; scripts/test.sh runs it in its step without -race.
+func Simulation(t testing.TB) {
+	t.Helper()
+	switch {
+	case Race:
+		t.Skip("a simulation of many sweeps, too slow under -race: scripts/test.sh runs it without")
+	case !IsFull():
+		Full(t, "a simulation of many sweeps, seconds of CPU")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/report"
@@ -19,7 +20,7 @@ import (
 	"github.com/iobench/iobench/units"
 )
 
-var verdictSweeps = flag.Int("verdict.sweeps", 10000, "synthetic sweeps TestVerdictAgreesWithNumbers renders (-short: a tenth)")
+var verdictSweeps = flag.Int("verdict.sweeps", 0, "synthetic sweeps TestVerdictAgreesWithNumbers renders (0: 10000 in the full layer without -race, else 1000)")
 
 // verdictSweep is a random sweep for the verdict: randomReport's curves
 // over a random span of sizes, with rounds that skip sizes as adaptive
@@ -60,8 +61,11 @@ func verdictSweep(rng *rand.Rand, base *report.Report) *report.Report {
 // 15 lines, and no line but a table row is wider than 100 columns.
 func TestVerdictAgreesWithNumbers(t *testing.T) {
 	n := *verdictSweeps
-	if testing.Short() {
-		n /= 10
+	if n == 0 {
+		n = 1000 // 2 s; 20 under -race
+		if testenv.IsFull() && !testenv.Race {
+			n = 10000 // every kind of verdict shows up
+		}
 	}
 	rng := rand.New(rand.NewPCG(11, 13))
 	seen, base := map[string]int{}, fixture.Ext4()

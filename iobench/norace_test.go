@@ -1,5 +1,0 @@
-//go:build !race
-
-package iobench
-
-const raceEnabled = false
