@@ -26,6 +26,15 @@ fi
 
 echo "== go vet"
 go vet ./...
+# The iobench binary, and its MPI build, once for every package's tests.
+bins=$(mktemp -d)
+trap 'rm -rf "$bins"' EXIT
+go build -buildvcs=auto -o "$bins/iobench" .
+export IOBENCH_TEST_BIN="$bins/iobench"
+if command -v mpirun >/dev/null && command -v pkg-config >/dev/null; then
+  go build -buildvcs=auto -tags mpi -o "$bins/iobench-mpi" .
+  export IOBENCH_TEST_MPI_BIN="$bins/iobench-mpi"
+fi
 # The full layer: end-to-end runs of programs, compilers, strace and the
 # documented commands (go test ./... alone is the fast layer).
 export IOBENCH_TEST_FULL=1
@@ -36,10 +45,10 @@ export IOBENCH_TEST_FULL=1
 # (hangs are caught by internal/testwait's watchdogs).
 echo "== go test -race"
 go test -race -count=1 -timeout 90m ./...
-# The planner's simulations skip under -race (statistics, not
+# The simulations of many sweeps skip under -race (statistics, not
 # concurrency, and seven times slower there): run them without it.
-echo "== go test (the adaptive planner's simulations, without -race)"
-go test -count=1 -run 'TestAdaptiveTruth|TestPlanner' ./iobench/
+echo "== go test (the planner's and the verdict's simulations, without -race)"
+go test -count=1 -run 'TestAdaptiveTruth|TestPlanner|TestVerdictAgreesWithNumbers' ./iobench/ ./report/render/
 if command -v mpirun >/dev/null && command -v pkg-config >/dev/null; then
   echo "== MPI tests: the binding under mpirun -np 3, then iobench sweeps under mpirun"
   bash scripts/mpi-test.sh

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/internal/testwait"
 )
 
@@ -30,8 +31,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	iobenchBin = filepath.Join(dir, "iobench")
-	if err := buildIobench(iobenchBin, os.Getenv(coverDirEnv)); err != nil {
+	iobenchBin, err = binaryFor(dir, os.Getenv(coverDirEnv))
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "building iobench:", err)
 		os.RemoveAll(dir)
 		os.Exit(1)
@@ -49,6 +50,16 @@ const moduleRoot = "../.."
 // (scripts/coverage.sh): with it set, the binary is built with -cover and
 // every run of it writes its counters there through GOCOVERDIR.
 const coverDirEnv = "IOBENCH_COVERDIR"
+
+// binaryFor is the command the tests run: the one built for the whole
+// test run, or one instrumented for coverage into dir.
+func binaryFor(dir, coverDir string) (string, error) {
+	if coverDir == "" {
+		return testenv.Binary(dir, moduleRoot)
+	}
+	out := filepath.Join(dir, "iobench")
+	return out, buildIobench(out, coverDir)
+}
 
 // buildIobench builds the command into out, instrumented for coverage of
 // every package of the module when coverDir is not empty. GOCOVERDIR is set
@@ -246,6 +257,7 @@ func TestSecondSignalExitsAtOnceAndRemovesTheFile(t *testing.T) {
 }
 
 func TestHangupCleansUpLikeCtrlC(t *testing.T) {
+	testenv.Full(t, "signals to the built binary")
 	// Under nohup this process ignores SIGHUP and a child inherits that
 	// (and keeps running, as it should there); a signal this process
 	// catches is reset to the default in the child.

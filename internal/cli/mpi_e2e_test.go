@@ -16,18 +16,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/internal/testwait"
 )
 
-// mpiBinary builds iobench with -tags mpi, or skips without mpirun.
+// mpiBinary is iobench built with -tags mpi once per test run, or a
+// skip without mpirun.
 func mpiBinary(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("mpirun"); err != nil {
 		t.Skip("mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)")
 	}
-	bin := filepath.Join(t.TempDir(), "iobench-mpi")
-	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", bin, moduleRoot).CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
+	bin, err := testenv.Binary(filepath.Dir(iobenchBin), moduleRoot, "mpi")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

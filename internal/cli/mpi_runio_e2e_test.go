@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -31,12 +30,6 @@ import (
 
 const rioRanks = 3
 
-var (
-	rioBuild    sync.Once
-	rioBin      string
-	rioBuildErr error
-)
-
 // rioBinary is mpiBinary built once for all the tests of this file, next
 // to the binary TestMain builds (and removes), or a skip without mpirun.
 func rioBinary(t *testing.T) string {
@@ -44,16 +37,7 @@ func rioBinary(t *testing.T) string {
 	if _, err := exec.LookPath("mpirun"); err != nil {
 		t.Skip("mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)")
 	}
-	rioBuild.Do(func() {
-		rioBin = filepath.Join(filepath.Dir(iobenchBin), "iobench-mpi-runio")
-		if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", rioBin, moduleRoot).CombinedOutput(); err != nil {
-			rioBuildErr = fmt.Errorf("go build -tags mpi: %v\n%s", err, out)
-		}
-	})
-	if rioBuildErr != nil {
-		t.Fatal(rioBuildErr)
-	}
-	return rioBin
+	return mpiBinary(t)
 }
 
 type rioLatency struct {

@@ -173,10 +173,9 @@ func mounted(fstype string) bool {
 // buildIobench builds the command as the README does, into a directory of
 // its own that goes first on PATH.
 func buildIobench(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "iobench")
-	build := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, moduleRoot)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := testenv.Binary(t.TempDir(), moduleRoot)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
