@@ -1,0 +1,43 @@
+package progress
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iobench/iobench/iobench"
+)
+
+var csi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+// The bar redraws in place on its own line and never moves the cursor up
+// or erases below it, so a line another writer puts on stderr while the
+// bar is up (the signal handler's) stays on the screen; a drawing that
+// moves up over its last frame erased it (docs/architecture.md,
+// "Progress drawing: why hand-written").
+func TestBarErasesOnlyItsOwnLine(t *testing.T) {
+	var out bytes.Buffer
+	clock := t0
+	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
+	o := &Live{w: &out, mode: Bar, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
+		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
+	o.Planned(1, []string{"a", "b"})
+	o.Started("write 4 KiB")
+	o.tick()
+	const foreign = "iobench: interrupt: stopping; waiting for a write(2)\n"
+	out.WriteString(foreign)
+	clock = at(1)
+	o.Finished("write 4 KiB run line")
+	o.tick()
+	o.Stop()
+	for _, seq := range csi.FindAllString(out.String(), -1) {
+		if seq != "\x1b[K" {
+			t.Errorf("the bar wrote %q, want only \\x1b[K (erase to the line's end):\n%q", seq, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), foreign) || !strings.Contains(out.String(), "] ") {
+		t.Errorf("no bar drawn, or the foreign line is gone:\n%q", out.String())
+	}
+}
