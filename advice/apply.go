@@ -137,8 +137,10 @@ type ApplyFacts struct {
 	// (lfs getstripe); 0: unknown.
 	StripeSize int64
 	// Measured gives, per runtime (ApplyRuntimes), the buffer sizes it
-	// was measured at through the runtime itself (iobench runtime); a
-	// row whose value is one of them is marked measured.
+	// was measured at through the runtime itself (iobench runtime), and
+	// per library setting (LibraryValues' names) the values it ran at (a
+	// setting present with none: the run planned it but never ran it); a
+	// row is marked measured when every value it gives is among them.
 	Measured map[string][]int64
 	// Unmeasured says, per runtime (ApplyRuntimes), why it was not
 	// measured through itself: not installed, or which check measures it.
@@ -245,7 +247,7 @@ func (a applier) provenance(rt string, measured bool) string {
 	if measured {
 		return fmt.Sprintf("Measured through %s itself (iobench runtime) at this buffer size.", RuntimeTitle(rt))
 	}
-	s := fmt.Sprintf("Not measured through %s: inferred from the write(2) sweep, which measured calls of %s reaching the plateau", RuntimeTitle(rt), units.FormatSize(a.k))
+	s := a.inferred(rt)
 	switch rt {
 	case RuntimeLibgfortran:
 		s += " and " + a.defaultWords() + "; check it with `iobench runtime gfortran`"
@@ -254,10 +256,58 @@ func (a applier) provenance(rt string, measured bool) string {
 	case RuntimeROMIO, RuntimeOMPIO, RuntimeHDF5, RuntimePnetCDF:
 		s += "; the library's own buffering and aggregation were not measured"
 	}
+	return a.why(rt, s)
+}
+
+func (a applier) inferred(rt string) string {
+	return fmt.Sprintf("Not measured through %s: inferred from the write(2) sweep, which measured calls of %s reaching the plateau", RuntimeTitle(rt), units.FormatSize(a.k))
+}
+
+// why ends a note on an unmeasured row with the reason given for rt.
+func (a applier) why(rt, s string) string {
 	if why := a.f.Unmeasured[rt]; why != "" {
 		s += ": " + why
 	}
 	return s + "."
+}
+
+// setValue is one setting of a library row and the value it gives.
+type setValue struct {
+	name string
+	v    int64
+}
+
+// libraryProvenance is whether a library row was measured, every value
+// it gives having run through the library, and what it rests on; a row
+// whose values did not all run names those that did.
+func (a applier) libraryProvenance(rt string, sets []setValue) (bool, string) {
+	measured, planned := true, false
+	var words []string
+	for _, s := range sets {
+		ran, ok := a.f.Measured[s.name]
+		measured = measured && slices.Contains(ran, s.v)
+		planned = planned || ok
+		words = append(words, s.name+ranWords(ran))
+	}
+	switch {
+	case measured:
+		return true, fmt.Sprintf("Measured through %s itself (iobench runtime) at these values.", RuntimeTitle(rt))
+	case !planned:
+		return false, a.provenance(rt, false)
+	}
+	return false, a.why(rt, a.inferred(rt)+fmt.Sprintf("; through %s itself (iobench runtime) %s", RuntimeTitle(rt), strings.Join(words, ", ")))
+}
+
+// ranWords says the values a setting ran at.
+func ranWords(vs []int64) string {
+	if len(vs) == 0 {
+		return " did not run"
+	}
+	var sizes []string
+	for _, v := range vs {
+		sizes = append(sizes, units.FormatSize(v))
+	}
+	return " ran at " + strings.Join(sizes, " and ")
 }
 
 // defaultWords says what the sweep measured of libgfortran's default:
@@ -380,23 +430,22 @@ func (a applier) stdio() Apply {
 // is already at or above the value is kept. striping_unit only on Lustre:
 // ROMIO's GPFS driver cannot change the block size.
 func (a applier) romio(unit int64) []Apply {
-	cb, ind := a.atLeast(romioCBDefault, unit), a.atLeast(romioIndWrDefault, unit)
-	keys := [][2]string{{"cb_buffer_size", bytesValue(cb)}, {"ind_wr_buffer_size", bytesValue(ind)}}
+	keys := []setValue{{SettingCBBuffer, a.atLeast(romioCBDefault, unit)}, {SettingIndWrBuffer, a.atLeast(romioIndWrDefault, unit)}}
 	striping := ""
-	if a.onLustre() {
-		keys = append([][2]string{{"striping_unit", bytesValue(a.stripe)}}, keys...)
+	if a.onLustre() { // no library run sets it: the hints stay inferred
+		keys = append([]setValue{{"striping_unit", a.stripe}}, keys...)
 		striping = " striping_unit is the stripe size of the files ROMIO creates, as lfs setstripe -S below."
 	}
 	var file, cray []string
 	for _, kv := range keys {
-		file = append(file, kv[0]+" "+kv[1])
-		cray = append(cray, kv[0]+"="+kv[1])
+		file = append(file, kv.name+" "+bytesValue(kv.v))
+		cray = append(cray, kv.name+"="+bytesValue(kv.v))
 	}
-	prov := a.provenance(RuntimeROMIO, false)
+	m, prov := a.libraryProvenance(RuntimeROMIO, keys)
 	return []Apply{
-		{Runtime: RuntimeROMIO, Setting: "ROMIO_HINTS", Value: strings.Join(file, "\n"), Comment: "a hints file, one key and value a line",
+		{Runtime: RuntimeROMIO, Setting: "ROMIO_HINTS", Value: strings.Join(file, "\n"), Comment: "a hints file, one key and value a line", Measured: m,
 			Note: "Write these lines to a file and export ROMIO_HINTS=<that file> (MPICH, Intel MPI, Open MPI's romio component). cb_buffer_size is each aggregator's collective buffer (default 16 MiB), ind_wr_buffer_size the buffer of independent noncontiguous writes (default 512 KiB); a default already at or above the knee is kept." + striping + " " + prov},
-		{Runtime: RuntimeROMIO, Setting: "MPICH_MPIIO_HINTS", Value: "*:" + strings.Join(cray, ":"), Comment: "HPE Cray MPICH: the same hints",
+		{Runtime: RuntimeROMIO, Setting: "MPICH_MPIIO_HINTS", Value: "*:" + strings.Join(cray, ":"), Comment: "HPE Cray MPICH: the same hints", Measured: m,
 			Note: "HPE Cray MPICH: the same hints for every file (*). " + prov},
 	}
 }
@@ -408,14 +457,16 @@ func (a applier) ompio(unit int64) Apply {
 		note += ": the default already reaches the knee, no change is needed"
 		comment = "the default already reaches the knee"
 	}
-	return Apply{Runtime: RuntimeOMPIO, Setting: "OMPI_MCA_io_ompio_bytes_per_agg", Value: bytesValue(v), Comment: comment,
-		Note: note + ". " + a.provenance(RuntimeOMPIO, false)}
+	m, prov := a.libraryProvenance(RuntimeOMPIO, []setValue{{SettingBytesPerAgg, v}})
+	return Apply{Runtime: RuntimeOMPIO, Setting: SettingBytesPerAgg, Value: bytesValue(v), Comment: comment, Measured: m,
+		Note: note + ". " + prov}
 }
 
 func (a applier) hdf5(unit int64) Apply {
-	return Apply{Runtime: RuntimeHDF5, Setting: "H5Pset_alignment", Value: fmt.Sprintf("H5Pset_alignment(fapl, %d, %d);", unit, unit),
-		Comment: "on the file access property list, before H5Fcreate",
-		Note:    "On the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed. " + a.provenance(RuntimeHDF5, false)}
+	m, prov := a.libraryProvenance(RuntimeHDF5, []setValue{{SettingAlignment, unit}})
+	return Apply{Runtime: RuntimeHDF5, Setting: SettingAlignment, Value: fmt.Sprintf("H5Pset_alignment(fapl, %d, %d);", unit, unit),
+		Comment: "on the file access property list, before H5Fcreate", Measured: m,
+		Note: "On the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed. " + prov}
 }
 
 func (a applier) pnetcdf(unit int64) Apply {
