@@ -119,10 +119,31 @@ func LibraryValues(f ApplyFacts) map[string]int64 {
 	if !ok {
 		return nil
 	}
+	return a.libraryValues()
+}
+
+func (a applier) libraryValues() map[string]int64 {
 	unit := a.alignment()
 	return map[string]int64{SettingCBBuffer: a.atLeast(romioCBDefault, unit), SettingIndWrBuffer: a.atLeast(romioIndWrDefault, unit),
 		SettingBytesPerAgg: a.atLeast(ompioBytesPerAgg, unit), SettingAlignment: unit,
 		SettingSieve: a.atLeast(hdf5SieveDefault, unit), SettingTconv: a.atLeast(hdf5TconvDefault, unit)}
+}
+
+// LibrarySettings are the library settings a runtime's HowToApply rows
+// give (LibraryValues' names), in their order; nil for other runtimes.
+func LibrarySettings(rt string) []string {
+	return map[string][]string{RuntimeROMIO: {SettingCBBuffer, SettingIndWrBuffer},
+		RuntimeOMPIO: {SettingBytesPerAgg}, RuntimeHDF5: {SettingAlignment}}[rt]
+}
+
+// librarySets are rt's library settings with the values its rows give.
+func (a applier) librarySets(rt string) []setValue {
+	vs := a.libraryValues()
+	var out []setValue
+	for _, name := range LibrarySettings(rt) {
+		out = append(out, setValue{name, vs[name]})
+	}
+	return out
 }
 
 // atLeast is the buffer, raised to def, on the boundary unit.
@@ -165,8 +186,8 @@ func HowToApply(f ApplyFacts) []Apply {
 	out = append(out, a.libgfortran()...)
 	out = append(out, a.intelFortran()...)
 	out = append(out, a.stdio())
-	out = append(out, a.romio(unit)...)
-	out = append(out, a.ompio(unit), a.hdf5(unit), a.pnetcdf(unit))
+	out = append(out, a.romio()...)
+	out = append(out, a.ompio(), a.hdf5(), a.pnetcdf(unit))
 	out = append(out, a.lustre()...)
 	return append(out, a.gpfs()...)
 }
@@ -429,8 +450,8 @@ func (a applier) stdio() Apply {
 // romio gives a hints file and the Cray variant. A buffer whose default
 // is already at or above the value is kept. striping_unit only on Lustre:
 // ROMIO's GPFS driver cannot change the block size.
-func (a applier) romio(unit int64) []Apply {
-	keys := []setValue{{SettingCBBuffer, a.atLeast(romioCBDefault, unit)}, {SettingIndWrBuffer, a.atLeast(romioIndWrDefault, unit)}}
+func (a applier) romio() []Apply {
+	keys := a.librarySets(RuntimeROMIO)
 	striping := ""
 	if a.onLustre() { // no library run sets it: the hints stay inferred
 		keys = append([]setValue{{"striping_unit", a.stripe}}, keys...)
@@ -450,20 +471,23 @@ func (a applier) romio(unit int64) []Apply {
 	}
 }
 
-func (a applier) ompio(unit int64) Apply {
-	v := a.atLeast(ompioBytesPerAgg, unit)
+func (a applier) ompio() Apply {
+	sets := a.librarySets(RuntimeOMPIO)
+	v := sets[0].v
 	note, comment := "Each aggregator's collective buffer in Open MPI's ompio (default 32 MiB)", "each aggregator's buffer"
 	if v == ompioBytesPerAgg {
 		note += ": the default already reaches the knee, no change is needed"
 		comment = "the default already reaches the knee"
 	}
-	m, prov := a.libraryProvenance(RuntimeOMPIO, []setValue{{SettingBytesPerAgg, v}})
+	m, prov := a.libraryProvenance(RuntimeOMPIO, sets)
 	return Apply{Runtime: RuntimeOMPIO, Setting: SettingBytesPerAgg, Value: bytesValue(v), Comment: comment, Measured: m,
 		Note: note + ". " + prov}
 }
 
-func (a applier) hdf5(unit int64) Apply {
-	m, prov := a.libraryProvenance(RuntimeHDF5, []setValue{{SettingAlignment, unit}})
+func (a applier) hdf5() Apply {
+	sets := a.librarySets(RuntimeHDF5)
+	unit := sets[0].v
+	m, prov := a.libraryProvenance(RuntimeHDF5, sets)
 	return Apply{Runtime: RuntimeHDF5, Setting: SettingAlignment, Value: fmt.Sprintf("H5Pset_alignment(fapl, %d, %d);", unit, unit),
 		Comment: "on the file access property list, before H5Fcreate", Measured: m,
 		Note: "On the file access property list, before H5Fcreate: objects of at least that size start on that boundary, so their writes do not straddle blocks or stripes; smaller ones stay packed. " + prov}
