@@ -75,11 +75,13 @@ func (r *LibraryReport) SetApply() {
 		r.Apply = nil
 		return
 	}
-	rows := advice.HowToApply(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: r.FS, Unmeasured: r.Library.Unmeasured})
+	f := advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: r.FS, Measured: r.valuesRun(), Unmeasured: r.Library.Unmeasured}
+	values := advice.LibraryValues(f)
+	rows := advice.HowToApply(f)
 	var out []advice.Apply
 	for i, row := range rows {
-		if settings := r.rowSettings(row); settings != nil {
-			r.measureRow(&row, settings)
+		if row.Measured {
+			r.addGains(&row, values)
 		}
 		out = append(out, row)
 		if i == len(rows)-1 || rows[i+1].Runtime != row.Runtime {
@@ -89,18 +91,39 @@ func (r *LibraryReport) SetApply() {
 	r.Apply = out
 }
 
-// rowSettings are the settings a row of this library sets, when the
-// library ran them here; nil for any other row.
-func (r *LibraryReport) rowSettings(row advice.Apply) []string {
-	switch {
-	case row.Runtime == advice.RuntimeROMIO && r.ran(runtimes.ROMIO):
-		return []string{runtimes.SettingCBBuffer, runtimes.SettingIndWrBuffer}
-	case row.Runtime == advice.RuntimeOMPIO && r.ran(runtimes.OMPIO):
-		return []string{runtimes.SettingBytesPerAgg}
-	case row.Runtime == advice.RuntimeHDF5 && r.Runtime == runtimes.HDF5:
-		return []string{runtimes.SettingAlignment}
+// valuesRun are the values each setting of the plan ran at: those of
+// its cases that ran, and its default where a default case of the same
+// group ran (not alignment's, 1: none, which no row gives). A setting
+// planned but never run is there with none.
+func (r *LibraryReport) valuesRun() map[string][]int64 {
+	defaults := map[runtimes.Case]bool{}
+	for _, c := range r.Summary.Cases {
+		if c.Default && c.Runs > 0 {
+			defaults[groupOf(c.Case)] = true
+		}
 	}
-	return nil
+	out := map[string][]int64{}
+	for _, c := range r.Summary.Cases {
+		if c.Setting == "" {
+			continue
+		}
+		vs := out[c.Setting]
+		if c.Runs > 0 {
+			vs = append(vs, c.BufferBytes)
+		}
+		if d := runtimes.SettingDefault(c.Setting); d > 1 && defaults[groupOf(c.Case)] {
+			vs = append(vs, d)
+		}
+		slices.Sort(vs)
+		out[c.Setting] = slices.Compact(vs)
+	}
+	return out
+}
+
+// groupOf is the group a case belongs to: its default case's fields.
+func groupOf(c runtimes.Case) runtimes.Case {
+	c.Setting, c.Switch, c.BufferBytes, c.Default = "", "", 0, true
+	return c
 }
 
 // ran: a case of the MPI-IO component ran.
@@ -108,23 +131,20 @@ func (r *LibraryReport) ran(component string) bool {
 	return r.Runtime == runtimes.MPIIO && slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Component == component })
 }
 
-// measureRow marks row measured when every setting it sets ran at the
-// value it gives (or that value is the default, which every group ran),
-// with the most telling gain measured, and says in its note what each
-// case measured.
-func (r *LibraryReport) measureRow(row *advice.Apply, settings []string) {
+// addGains gives a measured row the most telling gain at its values
+// (values: LibraryValues) and says what each case measured there, and
+// at the setting's other values.
+func (r *LibraryReport) addGains(row *advice.Apply, values map[string]int64) {
 	var words []string
 	var gains []caseGain
-	measured := true
-	for _, s := range settings {
-		v := r.Library.Recommended[s]
+	for _, s := range advice.LibrarySettings(row.Runtime) {
+		v := values[s]
 		g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes == v })
 		switch {
 		case v == runtimes.SettingDefault(s):
 			words = append(words, fmt.Sprintf("%s %s is the default, which every case ran", s, units.FormatSize(v)))
 		case len(g) == 0:
-			measured = false
-			words = append(words, fmt.Sprintf("%s %s did not run", s, units.FormatSize(v)))
+			words = append(words, fmt.Sprintf("%s %s ran without its default to compare with", s, units.FormatSize(v)))
 		default:
 			gains = append(gains, g...)
 			words = append(words, s+" "+units.FormatSize(v)+": "+gainList(g))
@@ -133,9 +153,8 @@ func (r *LibraryReport) measureRow(row *advice.Apply, settings []string) {
 			words = append(words, "other values of "+s+": "+gainList(more))
 		}
 	}
-	row.Measured = measured
 	row.Gain = telling(gains)
-	row.Note = cutProvenance(row.Note) + " Measured through " + advice.RuntimeTitle(row.Runtime) + " here (iobench runtime " + string(r.Runtime) + "), over each case's default: " + strings.Join(words, "; ") + "."
+	row.Note += " Over each case's default: " + strings.Join(words, "; ") + "."
 }
 
 // caseGain is a gain measured in one case.
@@ -196,15 +215,6 @@ func boolCmp(a, b bool) int {
 	return -1
 }
 
-// cutProvenance drops the note's last sentence when it says the row was
-// not measured.
-func cutProvenance(note string) string {
-	if i := strings.LastIndex(note, " Not measured through "); i >= 0 {
-		return note[:i]
-	}
-	return note
-}
-
 // extraRows are the rows measurement adds for runtime rt.
 func (r *LibraryReport) extraRows(rt string) []advice.Apply {
 	switch {
@@ -249,7 +259,7 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 	note := fmt.Sprintf("On the dataset transfer property list of each H5Dwrite. Big-endian data measured x%.2f (%.2f-%.2f) of native in %s: HDF5 converts through its type-conversion buffer (1 MiB by default) and writes each pass as one piece (rule H2), so the buffer is the write size of converted contiguous data.",
 		slow.g.Ratio, slow.g.Low, slow.g.High, CaseName(slow.c))
 	row := advice.Apply{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingTconv, Value: fmt.Sprintf("H5Pset_buffer(dxpl, %d, NULL, NULL);", v),
-		Comment: "the type-conversion buffer, for converted data", Measured: len(g) > 0 || v == runtimes.SettingDefault(runtimes.SettingTconv), Gain: telling(g)}
+		Comment: "the type-conversion buffer, for converted data", Measured: slices.Contains(r.valuesRun()[runtimes.SettingTconv], v), Gain: telling(g)}
 	if len(g) > 0 {
 		note += " Measured through HDF5 here at this size: " + gainList(g) + "."
 	}

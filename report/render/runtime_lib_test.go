@@ -67,6 +67,50 @@ func TestLibraryApplyMeasured(t *testing.T) {
 	}
 }
 
+// TestLibraryApplyAtItsValue: HDF5's H5Pset_alignment row is measured,
+// with its gain, only where the run ran the value it gives; where it
+// did not (an interrupted run, or the plan's value another), the row
+// stays inferred and names what did run.
+func TestLibraryApplyAtItsValue(t *testing.T) {
+	align := func(edit func(*runtimes.CaseSummary)) func(*report.LibraryReport) {
+		return func(r *report.LibraryReport) {
+			for i, c := range r.Summary.Cases {
+				if c.Setting == runtimes.SettingAlignment {
+					edit(&r.Summary.Cases[i])
+				}
+			}
+		}
+	}
+	for _, tt := range []struct {
+		name     string
+		edit     func(*report.LibraryReport)
+		measured bool
+		words    string // in the note
+	}{
+		{"ran", nil, true, "Measured through HDF5"},
+		{"interrupted", align(func(c *runtimes.CaseSummary) { c.Runs, c.Gain = 0, nil }),
+			false, "Not measured through HDF5: inferred from the write(2) sweep, which measured calls of 256 KiB reaching the plateau; through HDF5 itself (iobench runtime) H5Pset_alignment did not run"},
+		{"the plan's value another", func(r *report.LibraryReport) {
+			align(func(c *runtimes.CaseSummary) { c.BufferBytes = 512 << 10 })(r)
+			r.Library.Recommended[runtimes.SettingAlignment] = 512 << 10
+		}, false, "through HDF5 itself (iobench runtime) H5Pset_alignment ran at 512 KiB"},
+	} {
+		rep := fixture.Library(runtimes.HDF5)
+		if tt.edit != nil {
+			tt.edit(rep)
+			rep.SetApply()
+		}
+		for _, a := range rep.Apply {
+			if a.Setting != "H5Pset_alignment" {
+				continue
+			}
+			if a.Measured != tt.measured || (a.Gain != nil) != tt.measured || !strings.Contains(a.Note, tt.words) {
+				t.Errorf("%s: measured %v, gain %v, note %q; want measured and a gain %v, a note with %q", tt.name, a.Measured, a.Gain, a.Note, tt.measured, tt.words)
+			}
+		}
+	}
+}
+
 // TestLibraryHeaderNamesTheWindowSource: the text report says when the
 // ranks wrote from a window, and how much memory it held in the cases
 // that ran; the default (each rank's array) adds no line. The strided
