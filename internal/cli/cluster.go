@@ -214,7 +214,7 @@ func (e *env) stopRank(r stoppable) {
 	if len(gone) == 0 && len(left) == 0 {
 		return
 	}
-	fmt.Fprintf(e.console, "iobench: %s\n", stopLine(j.Rank(), j.Host(j.Rank()), gone, left, j.dir))
+	e.say(fmt.Sprintf("iobench: %s\n", stopLine(j.Rank(), j.Host(j.Rank()), gone, left, j.dir)), false)
 	if len(gone) > 0 {
 		e.cleanups.run()
 		os.Exit(exitInterrupted)

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/mpi"
 )
@@ -27,6 +28,24 @@ type env struct {
 	cleanups       cleanups            // what a second signal removes besides the job's files
 	joined         atomic.Bool         // this rank made the MPI job's first collective calls
 	cluster        atomic.Pointer[mpiJob]
+	display        atomic.Pointer[progress.Live] // the bar a signal's message must not be glued to
+}
+
+// showing makes d the display signal messages clear, until the
+// returned func is called.
+func (e *env) showing(d *progress.Live) func() {
+	e.display.Store(d)
+	return func() { e.display.Store(nil) }
+}
+
+// say writes a signal's message to the console on lines of its own,
+// the bar cleared first; last: no bar after it, the process exits.
+func (e *env) say(text string, last bool) {
+	if d := e.display.Load(); d != nil {
+		d.Interject(e.console, text, last)
+		return
+	}
+	fmt.Fprint(e.console, text)
 }
 
 // cleanups are removals of a command's own scratch (a compiled writer's

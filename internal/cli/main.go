@@ -87,12 +87,13 @@ func handleSignals(cancel context.CancelCauseFunc, e *env) {
 	cancel(signalCause{sig})
 	r := e.active.Load()
 	if r != nil {
-		fmt.Fprintf(e.console, "iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting())
+		e.say(fmt.Sprintf("iobench: %v: stopping; waiting for %s; Ctrl-C again to quit now\n", sig, r.Waiting()), false)
 		if e.ranks() > 1 {
 			go e.stopRank(r)
 		}
 	}
 	<-sigs
+	e.say("", true)
 	code := abandon(e.console, e.active.Last())
 	e.cleanups.run()
 	os.Exit(code)

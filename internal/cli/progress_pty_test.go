@@ -10,10 +10,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/creack/pty"
+
 	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/internal/testwait"
 )
@@ -42,8 +45,9 @@ func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
 }
 
 // onTerminal starts cmd on an 80-column pseudo-terminal; the function it
-// returns waits for the output to end and gives what the terminal showed.
-func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
+// returns waits for the output to end and gives what the terminal showed;
+// watch sees it as it comes.
+func onTerminal(t *testing.T, cmd *exec.Cmd, watch ...func([]byte)) func() string {
 	t.Helper()
 	testenv.Full(t, "a terminal and seconds of drawing")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
@@ -53,12 +57,21 @@ func onTerminal(t *testing.T, cmd *exec.Cmd) func() string {
 	t.Cleanup(func() { tty.Close() })
 	var screen bytes.Buffer
 	copied := make(chan struct{})
-	go func() { _, _ = io.Copy(&screen, tty); close(copied) }()
+	var w io.Writer = &screen
+	for _, f := range watch {
+		w = io.MultiWriter(w, watcher(f))
+	}
+	go func() { _, _ = io.Copy(w, tty); close(copied) }()
 	return func() string {
 		<-copied // the child's exit ends the terminal's output (EIO)
 		return screen.String()
 	}
 }
+
+// watcher sees the terminal's output as it comes.
+type watcher func([]byte)
+
+func (f watcher) Write(b []byte) (int, error) { f(b); return len(b), nil }
 
 var (
 	ansi    = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
@@ -121,5 +134,26 @@ func TestWarningsShowOnceOnATerminal(t *testing.T) {
 	}
 	if out := screen(); strings.Count(out, "fits in RAM") != 1 {
 		t.Errorf("the page-cache warning %d times on the terminal, want 1:\n%s", strings.Count(out, "fits in RAM"), out)
+	}
+}
+
+// TestInterruptMessageOnALineOfItsOwn: Ctrl-C while the bar is drawn
+// clears the bar before the message: before, it was glued to the bar's
+// end ("3s lefti" / "obench: interrupt: ...").
+func TestInterruptMessageOnALineOfItsOwn(t *testing.T) {
+	cmd := exec.Command(iobenchBin, "sweep", "--dir", t.TempDir(), "--size", "512MiB", "--sizes", "4KiB,8KiB",
+		"--repeat", "auto", "--time-budget", "20s", "--sync", "none", "--profile", "generic", "--format", "json", "-o", t.TempDir()+"/r.json")
+	var mu sync.Mutex
+	var seen strings.Builder
+	screen := onTerminal(t, cmd, func(b []byte) { mu.Lock(); seen.Write(b); mu.Unlock() })
+	testwait.Until(t, "the bar", func() bool { mu.Lock(); defer mu.Unlock(); return strings.Contains(seen.String(), " left") })
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	testwait.Exit(t, "exit after Ctrl-C", cmd.Process, exited, screen)
+	s := screen()
+	i := strings.Index(s, "iobench: interrupt: stopping")
+	if i < 0 || !(strings.HasSuffix(s[:i], "\r\x1b[K") || strings.HasSuffix(s[:i], "\n")) {
+		t.Errorf("the interrupt message does not start a line of its own:\n%q", s)
 	}
 }

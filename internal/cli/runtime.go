@@ -362,6 +362,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 	j.env.active.Store(w) // a second Ctrl-C kills the writer and removes its file
 	defer j.env.active.Store(nil)
 	obs := newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)
+	defer j.env.showing(obs.live)()
 	res, runErr := w.Measure(ctx, j.plan, obs)
 	obs.live.Stop()
 	j.rep.ETAError = obs.live.ETAErrors()

@@ -371,6 +371,7 @@ func (j *libraryJob) run(c *cli.Context) error {
 	j.env.active.Store(w) // a second Ctrl-C removes the writer's files
 	defer j.env.active.Store(nil)
 	obs := libraryObserver{newRuntimeObserver(j.stderr, j.rt, j.plan, j.progress)}
+	defer j.env.showing(obs.live)()
 	res, runErr := w.Measure(ctx, j.plan, obs)
 	obs.live.Stop()
 	return j.finishLibrary(rep, res, runErr)

@@ -478,6 +478,7 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	j.env.active.Store(sweepRun{r})
 	defer j.env.active.Store(nil)
 	obs := progress.NewLive(j.stderr, r, j.cfg, j.progress)
+	defer j.env.showing(obs)()
 	r.Observer = obs
 	res, err := r.Run(ctx)
 	obs.Stop()

@@ -370,7 +370,24 @@ func (o *Live) Print(line string, kind Mode) {
 	}
 }
 
-// stop ends the display: the last round's line, how far off the estimate
+// Interject writes text from outside the display (a signal's message)
+// on lines of its own: a drawn bar is cleared first, not glued to, and
+// drawn again after unless last (the process exits next).
+func (o *Live) Interject(w io.Writer, text string, last bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.drawn {
+		fmt.Fprint(o.w, "\r\x1b[K")
+		o.drawn = false
+	}
+	o.ended = o.ended || last
+	fmt.Fprint(w, text)
+	if o.mode == Bar && !o.ended {
+		o.draw(o.now())
+	}
+}
+
+// Stop ends the display: the last round's line, how far off the estimate
 // was, and no bar left behind.
 func (o *Live) Stop() {
 	o.stopped.Do(func() {

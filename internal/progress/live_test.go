@@ -41,3 +41,27 @@ func TestBarErasesOnlyItsOwnLine(t *testing.T) {
 		t.Errorf("no bar drawn, or the foreign line is gone:\n%q", out.String())
 	}
 }
+
+// TestInterjectClearsTheBar: a signal's message starts on a line of its
+// own, where the bar was, and the bar comes back below it; after the last
+// one (the process exits) no bar is drawn again.
+func TestInterjectClearsTheBar(t *testing.T) {
+	var out bytes.Buffer
+	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
+	o := &Live{w: &out, mode: Bar, runner: idle{}, cfg: cfg, now: func() time.Time { return t0 },
+		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
+	o.Planned(1, []string{"a", "b"})
+	o.Started("write 4 KiB")
+	o.tick()
+	const msg = "iobench: interrupt: stopping\n"
+	o.Interject(&out, msg, false)
+	if s := out.String(); !strings.Contains(s, "\r\x1b[K"+msg) || !strings.Contains(s[strings.Index(s, msg):], "] ") {
+		t.Errorf("the message is not on a line of its own with the bar below it:\n%q", s)
+	}
+	out.Reset()
+	o.Interject(&out, "iobench: second signal\n", true)
+	o.tick()
+	if s := out.String(); s != "\r\x1b[Kiobench: second signal\n" {
+		t.Errorf("after the last message: %q, want the bar cleared and no bar again", s)
+	}
+}
