@@ -216,6 +216,15 @@ type applier struct {
 	stripe int64 // the stripe size new Lustre files should get; 0 off Lustre
 }
 
+// reached names what a default that is big enough reaches: the knee, or
+// the safe size recommended when the knee is not established.
+func (a applier) reached() string {
+	if a.b == a.k {
+		return "the knee"
+	}
+	return "the recommended size"
+}
+
 func (a applier) onLustre() bool { return isFS(a.f.FS, "lustre") }
 func (a applier) onGPFS() bool   { return isFS(a.f.FS, "gpfs") && a.f.FS.BlockSize > 0 }
 
@@ -365,8 +374,8 @@ func (a applier) libgfortran() []Apply {
 	switch {
 	case enough:
 		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), a.measured(rt, GfortranUnformattedDefault)
-		conv.Note += " The default, 131072, already reaches the knee: no change is needed."
-		conv.Comment = "the default already reaches the knee: no change is needed"
+		conv.Note += " The default, 131072, already reaches " + a.reached() + ": no change is needed."
+		conv.Comment = "the default already reaches " + a.reached() + ": no change is needed"
 	case undecided:
 		conv.Value, conv.Measured = bytesValue(GfortranUnformattedDefault), a.measured(rt, GfortranUnformattedDefault)
 		conv.Note += fmt.Sprintf(" The sweep does not establish a gain over the default yet, so it is kept; %d is the value to try once more rounds show one.", a.b)
@@ -396,7 +405,7 @@ func (a applier) libgfortran() []Apply {
 			GfortranFormattedDefault, memoryNote(fbuf), prov),
 		Comment: "formatted files" + memoryComment(fbuf)}
 	if fbuf == GfortranFormattedDefault {
-		formatted.Comment = "formatted files: the default already reaches the knee"
+		formatted.Comment = "formatted files: the default already reaches " + a.reached()
 	}
 	return append(append([]Apply{conv}, small...), formatted)
 }
@@ -426,7 +435,7 @@ func (a applier) intelFortran() []Apply {
 		Note:    "The physical transfer size, bytes, a multiple of 512 (the runtime rounds up to one); the default is 128 KiB." + memoryNote(bs) + " " + prov,
 		Comment: "the transfer size" + memoryComment(bs)}
 	if bs == fortBlockDefault {
-		block.Comment = "the default already reaches the knee"
+		block.Comment = "the default already reaches " + a.reached()
 	}
 	return []Apply{
 		{Runtime: rt, Setting: "FORT_BUFFERED", Value: "true", Comment: "buffer output",
@@ -476,8 +485,8 @@ func (a applier) ompio() Apply {
 	v := sets[0].v
 	note, comment := "Each aggregator's collective buffer in Open MPI's ompio (default 32 MiB)", "each aggregator's buffer"
 	if v == ompioBytesPerAgg {
-		note += ": the default already reaches the knee, no change is needed"
-		comment = "the default already reaches the knee"
+		note += ": the default already reaches " + a.reached() + ", no change is needed"
+		comment = "the default already reaches " + a.reached()
 	}
 	m, prov := a.libraryProvenance(RuntimeOMPIO, sets)
 	return Apply{Runtime: RuntimeOMPIO, Setting: SettingBytesPerAgg, Value: bytesValue(v), Comment: comment, Measured: m,

@@ -234,3 +234,19 @@ func TestFilterApply(t *testing.T) {
 		t.Error("FilterApply(netcdf): no error")
 	}
 }
+
+// TestDefaultEnoughNamesWhatItReaches: with the safe size recommended
+// (the knee not established), a default that is big enough reaches the
+// recommended size, not "the knee", which is smaller.
+func TestDefaultEnoughNamesWhatItReaches(t *testing.T) {
+	for _, tt := range []struct {
+		knee, buffer int64
+		want         string
+	}{{64 * kib, 64 * kib, "reaches the knee"}, {16 * kib, 64 * kib, "reaches the recommended size"}} {
+		for _, a := range advice.HowToApply(advice.ApplyFacts{Knee: tt.knee, Buffer: tt.buffer, FS: fsinfo.Info{Type: "ext4"}}) {
+			if a.Setting == "GFORTRAN_UNFORMATTED_BUFFER_SIZE" && !strings.Contains(a.Comment, tt.want) {
+				t.Errorf("knee %d, buffer %d: %q, want %q", tt.knee, tt.buffer, a.Comment, tt.want)
+			}
+		}
+	}
+}
