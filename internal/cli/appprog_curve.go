@@ -93,11 +93,11 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 		p.Notes = append(p.Notes, "the program wrote no regular file: there is no curve to measure and nothing to price")
 		return nil, nil
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(big.Path), ".iobench-curve-")
+	dir, done, err := r.scratchBeside(big.Path, "curve")
 	if err != nil {
-		return nil, fmt.Errorf("a scratch directory for the quick curve beside %s: %w (give a measured curve with --curve)", big.Path, err)
+		return nil, fmt.Errorf("%w (give a measured curve with --curve)", err)
 	}
-	defer os.RemoveAll(dir)
+	defer done()
 	info, err := fsinfo.Stat(dir)
 	if err != nil {
 		return nil, err
@@ -198,4 +198,16 @@ func (r *programRun) progressMode() progress.Mode {
 		return progress.Auto
 	}
 	return progress.Rounds
+}
+
+// scratchBeside is a directory of iobench's own beside the program's
+// file, on its file system, for a quick curve or a price: removed by
+// done, and by a second Ctrl-C, which exits without running defers.
+func (r *programRun) scratchBeside(file, what string) (dir string, done func(), err error) {
+	dir, err = os.MkdirTemp(filepath.Dir(file), ".iobench-"+what+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("a scratch directory for the %s beside %s: %w", what, file, err)
+	}
+	forget := r.e.cleanups.add(func() { os.RemoveAll(dir) })
+	return dir, func() { forget(); os.RemoveAll(dir) }, nil
 }

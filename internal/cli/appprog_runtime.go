@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/iobench/iobench/advice"
@@ -51,7 +49,7 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 		Default: runtimes.DefaultBuffer(rt, blockSizeOf(files[0])), Fsync: p.Flush == workload.FlushFsync, Seed: 1}
 	fmt.Fprintf(r.stderr, "iobench: pricing through %s's writer: %d runs each of %s and %s buffers, %s per run\n",
 		advice.RuntimeTitle(b.Runtime), runtimes.PriceRounds, humanBytes(spec.Now), humanBytes(spec.Advised), humanBytes(spec.Bytes))
-	price, err := r.runPrice(ctx, rt, filepath.Dir(files[0]), spec)
+	price, err := r.runPrice(ctx, rt, files[0], spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -66,7 +64,7 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 
 // runPrice builds rt's writer and prices spec in a scratch directory
 // beside the program's file, removed afterwards.
-func (r *programRun) runPrice(ctx context.Context, rt runtimes.Runtime, beside string, spec runtimes.PriceSpec) (runtimes.Price, error) {
+func (r *programRun) runPrice(ctx context.Context, rt runtimes.Runtime, file string, spec runtimes.PriceSpec) (runtimes.Price, error) {
 	w, err := runtimes.Build(ctx, rt, r.tmp)
 	var nc *runtimes.NoCompilerError
 	if errors.As(err, &nc) {
@@ -76,11 +74,11 @@ func (r *programRun) runPrice(ctx context.Context, rt runtimes.Runtime, beside s
 		return runtimes.Price{}, err
 	}
 	defer w.Close()
-	dir, err := os.MkdirTemp(beside, ".iobench-price-")
+	dir, done, err := r.scratchBeside(file, "price")
 	if err != nil {
-		return runtimes.Price{}, fmt.Errorf("a scratch directory beside the program's file: %w", err)
+		return runtimes.Price{}, err
 	}
-	defer os.RemoveAll(dir)
+	defer done()
 	if spec.Prefix, err = iobench.UniquePrefix(); err != nil {
 		return runtimes.Price{}, err
 	}
