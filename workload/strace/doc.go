@@ -9,7 +9,9 @@
 //	strace -f [-tt] [-T] [-y] -e trace=write,pwrite64,writev,pwritev,openat,close -o FILE PROG
 //
 // prints, with or without -f, -o, -t/-tt/-ttt/-r, -T, -y/-yy, -n, -i and
-// -X raw, and the per-process files of -ff (ParseStreams). Lines of other
+// -X raw, and the per-process files of -ff (ParseStreams). Merge joins
+// the traces of separate strace runs, such as an MPI job's ranks, whose
+// pids may repeat: a process is known by its trace and pid. Lines of other
 // system calls are recognised and ignored; lines that are not strace's
 // are skipped and counted, and an input with none of strace's is an error.
 //

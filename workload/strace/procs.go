@@ -35,6 +35,9 @@ type Proc struct {
 	Libs []string
 	// Writes and Bytes are its successful write-family calls.
 	Writes, Bytes int64
+	// Trace is the part of a Merge it came from; "" in a trace of one
+	// strace. A process is its (Trace, PID).
+	Trace string
 }
 
 // Program is the process that wrote most, with its threads' writes and
@@ -63,7 +66,7 @@ func (t *Trace) group(leader Proc) Proc {
 	g.Execs = slices.Clone(leader.Execs)
 	g.Libs = slices.Clone(leader.Libs)
 	for _, p := range t.Procs {
-		if p.Thread && p.Parent == leader.PID {
+		if p.Thread && p.Parent == leader.PID && p.Trace == leader.Trace {
 			g.Writes += p.Writes
 			g.Bytes += p.Bytes
 			g.Libs = appendNew(g.Libs, p.Libs...)
