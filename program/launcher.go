@@ -50,9 +50,11 @@ func isHydra(argv0, path string) bool {
 	if err != nil {
 		return false
 	}
-	base := filepath.Base(real)
-	if strings.Contains(base, "hydra") || strings.Contains(base, "mpich") {
+	switch base := filepath.Base(real); {
+	case strings.Contains(base, "hydra") || strings.Contains(base, "mpich"):
 		return true
+	case base != "mpirun" && base != "mpiexec":
+		return false // orterun, mpirun.openmpi: Debian keeps both MPIs in /usr/bin
 	}
 	_, err = os.Stat(filepath.Join(filepath.Dir(real), "mpiexec.hydra"))
 	return err == nil

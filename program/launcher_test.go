@@ -121,6 +121,7 @@ func TestLauncherOfFollowsLinks(t *testing.T) {
 		}
 		writeFile(t, p, "#!/bin/sh\n", 0o755)
 	}
+	writeFile(t, filepath.Join(dir, "ompi", "mpiexec.hydra"), "#!/bin/sh\n", 0o755) // both MPIs in one directory
 	links := map[string]string{"bin1/mpirun": hydra, "bin2/mpirun": ompi, "hydra/mpirun": ""}
 	for link, target := range links {
 		p := filepath.Join(dir, link)
