@@ -21,7 +21,13 @@ const RecordCalls = "write,pwrite64,writev,pwritev,pwritev2," +
 // what this package reads into out: every process (-f), wall-clock
 // stamps, call times (-T), descriptor paths (-y), no data (-s 0).
 func RecordArgs(out string) []string {
-	return []string{"-f", "-qq", "-ttt", "-T", "-y", "-s", "0", "-o", out, "-e", "trace=" + RecordCalls}
+	return append(RecordFlags(), "-o", out)
+}
+
+// RecordFlags are RecordArgs without the output file, for a caller that
+// names it (one per rank of an MPI job).
+func RecordFlags() []string {
+	return []string{"-f", "-qq", "-ttt", "-T", "-y", "-s", "0", "-e", "trace=" + RecordCalls}
 }
 
 // Proc is one process or thread of a trace.
