@@ -11,6 +11,9 @@ type AppProgram struct {
 	Outcome  string   `json:"outcome"` // "exit status 0", "killed by signal 9 (killed)"
 	Traced   bool     `json:"traced"`  // the writes come from an strace run
 	TraceWhy string   `json:"trace_note,omitempty"`
+	// Ranks is a launcher's ranks, each traced by an strace the launcher
+	// started in its place; nil when strace ran the command itself.
+	Ranks *AppRanks `json:"ranks,omitempty"`
 	// TracedSeconds is the wall time of the traced run; UntracedSeconds
 	// that of a run without the tracer (0: none ran, UntracedWhy says
 	// why). WallBasis says which the report's comparisons take.
@@ -62,6 +65,18 @@ type AppPriceTiming struct {
 	Runs        int     `json:"runs"`
 	Calls       int64   `json:"calls"` // of a run; -1: not counted
 }
+
+// AppRanks is how many of a launcher's ranks were traced: each writes
+// a trace of its own where the working directory is shared, so a rank
+// on a node that cannot see it, or lacks strace, runs untraced.
+type AppRanks struct {
+	Launcher string `json:"launcher"`        // "mpirun", "mpiexec.hydra", "srun"
+	Traced   int    `json:"traced"`          // the ranks whose traces appeared
+	Asked    int    `json:"asked,omitempty"` // the ranks the command line asks for; 0: it does not say
+}
+
+// Missing is how many ranks asked for left no trace.
+func (r *AppRanks) Missing() int { return max(0, r.Asked-r.Traced) }
 
 // AppLibrary is one I/O runtime the program loaded or linked.
 type AppLibrary struct {

@@ -17,6 +17,9 @@ func programLines(p *report.AppProgram) []string {
 		out = append(out, "wrote through: "+p.Exe)
 	}
 	out = append(out, "wall time: "+wallWords(p))
+	if p.Ranks != nil {
+		out = append(out, "ranks: "+ranksWords(p.Ranks))
+	}
 	if p.Traced {
 		out = append(out, fmt.Sprintf("write time: %s by strace's -T, which adds the tracer's cost to every call: reported, not compared", secondsWords(p.TracedWriteSeconds)))
 	} else {
@@ -39,6 +42,18 @@ func programLines(p *report.AppProgram) []string {
 		out = append(out, "note: "+n)
 	}
 	return out
+}
+
+// ranksWords says how many of a launcher's ranks the trace holds.
+func ranksWords(r *report.AppRanks) string {
+	s := fmt.Sprintf("traced %d of %d ranks (strace inside the launcher: %s itself is not traced)", r.Traced, r.Asked, r.Launcher)
+	switch {
+	case r.Asked == 0:
+		return fmt.Sprintf("traced %d ranks (strace inside the launcher: %s itself is not traced); the command line does not say how many it starts, so ranks left untraced cannot be counted", r.Traced, r.Launcher)
+	case r.Missing() > 0:
+		return s + fmt.Sprintf("; %d left no trace: they ran on nodes that cannot see the working directory or lack strace, and their writes are not in this report", r.Missing())
+	}
+	return s
 }
 
 func wallWords(p *report.AppProgram) string {

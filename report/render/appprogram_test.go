@@ -51,3 +51,37 @@ func TestAppProgramSaysThePriceThroughTheRuntime(t *testing.T) {
 		}
 	}
 }
+
+// A launcher's ranks are counted in the text and in JSON; a program
+// without one says nothing of ranks (its goldens are unchanged).
+func TestAppProgramSaysTheRanksTraced(t *testing.T) {
+	tests := []struct {
+		ranks report.AppRanks
+		text  string
+	}{
+		{report.AppRanks{Launcher: "mpirun", Traced: 2, Asked: 2}, "ranks: traced 2 of 2 ranks (strace inside the launcher: mpirun itself is not traced)"},
+		{report.AppRanks{Launcher: "srun", Traced: 3, Asked: 4}, "traced 3 of 4 ranks (strace inside the launcher: srun itself is not traced); 1 left no trace"},
+		{report.AppRanks{Launcher: "mpiexec.hydra", Traced: 3}, "ranks: traced 3 ranks (strace inside the launcher: mpiexec.hydra itself is not traced); the command line does not say"},
+	}
+	for _, tt := range tests {
+		rep := fixture.AppProgram()
+		rep.Program.Ranks = &tt.ranks
+		var text, js bytes.Buffer
+		if err := AppText(&text, rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := AppJSON(&js, rep); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(strings.Fields(text.String()), " "); !strings.Contains(got, tt.text) {
+			t.Errorf("the text lacks %q:\n%s", tt.text, text.String())
+		}
+		if !strings.Contains(js.String(), `"ranks": {`) || !strings.Contains(js.String(), `"launcher": "`+tt.ranks.Launcher+`"`) {
+			t.Errorf("JSON lacks the ranks of %+v", tt.ranks)
+		}
+	}
+	var js bytes.Buffer
+	if err := AppJSON(&js, fixture.AppProgram()); err != nil || strings.Contains(js.String(), `"ranks"`) {
+		t.Errorf("JSON of a program without a launcher has ranks (%v)", err)
+	}
+}
