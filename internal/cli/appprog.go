@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -223,7 +222,9 @@ type observed struct {
 	exe    string   // the executable that wrote most bytes
 	libs   []string // the shared objects its process opened
 	traced bool
-	note   string // why the writes are not known, when untraced
+	note   string           // why the writes are not known, when untraced
+	ranks  *report.AppRanks // a launcher's ranks, each traced; nil otherwise
+	split  string           // why a launcher's command line was not split
 }
 
 // observe runs the program once under strace, or, when strace is
@@ -237,18 +238,31 @@ func (r *programRun) observe(ctx context.Context) (observed, error) {
 		fmt.Fprintf(r.stderr, "iobench: %v\niobench: running the program untraced: its time and libraries are reported, not its writes\n", err)
 		return r.observeLoaded(ctx, err.Error())
 	}
-	out := filepath.Join(r.tmp, scratchTrace)
 	s, done, err := r.spec(nil, false)
 	if err != nil {
 		return observed{}, err
 	}
 	defer done()
-	res, err := program.Traced(ctx, s, st, strace.RecordArgs(out))
+	ob := observed{traced: true, split: r.launcherNote()}
+	res, out, err := r.tracedRun(ctx, s, st, strace.RecordFlags(), scratchTrace)
 	if err != nil {
 		return observed{}, err
 	}
-	ob := observed{res: res, traced: true}
+	defer out.remove()
+	ob.res = res
 	return ob, r.readTrace(out, &ob)
+}
+
+// launcherNote says, once, that a launcher's command line could not be
+// split, and that its ranks elsewhere go unseen.
+func (r *programRun) launcherNote() string {
+	_, _, err := program.ParseLauncher(r.o.argv, os.Getenv("PATH"))
+	if err == nil {
+		return ""
+	}
+	note := fmt.Sprintf("%v; traced the launcher with strace -f instead: ranks it starts on other nodes are not seen", err)
+	fmt.Fprintf(r.stderr, "iobench: %s\n", note)
+	return note
 }
 
 func (r *programRun) observeLoaded(ctx context.Context, why string) (observed, error) {
@@ -269,21 +283,17 @@ func (r *programRun) observeLoaded(ctx context.Context, why string) (observed, e
 }
 
 // readTrace parses the run's trace, keeping a copy where --trace says.
-func (r *programRun) readTrace(path string, ob *observed) error {
+func (r *programRun) readTrace(out traceOut, ob *observed) error {
 	if r.o.traceOut != "" {
-		if err := copyNew(path, r.o.traceOut); err != nil {
+		if err := out.keep(r.o.traceOut); err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
 	}
-	f, err := os.Open(path)
+	tr, ranks, err := out.read()
 	if err != nil {
 		return fmt.Errorf("reading the trace: %w", err)
 	}
-	defer f.Close()
-	tr, err := strace.Parse(f)
-	if err != nil {
-		return fmt.Errorf("reading the trace: %w", err)
-	}
+	ob.ranks = ranks
 	ob.input = workload.FromStrace(strings.Join(r.o.argv, " "), tr, localMounts())
 	ob.exe = r.exe
 	if p := tr.Program(); p != nil {

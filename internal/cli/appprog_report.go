@@ -77,7 +77,10 @@ func writtenFSType(in workload.Input) string {
 
 // programRecord is what the report says of the run itself.
 func (r *programRun) programRecord(ob observed) *report.AppProgram {
-	p := &report.AppProgram{Argv: r.o.argv, Exe: ob.exe, Status: ob.res.Status, Outcome: ob.res.Describe(), Traced: ob.traced, TraceWhy: ob.note}
+	p := &report.AppProgram{Argv: r.o.argv, Exe: ob.exe, Status: ob.res.Status, Outcome: ob.res.Describe(), Traced: ob.traced, TraceWhy: ob.note, Ranks: ob.ranks}
+	if ob.split != "" {
+		p.Notes = append(p.Notes, ob.split)
+	}
 	if ob.traced {
 		p.TracedSeconds = ob.res.Wall.Seconds()
 		p.WallBasis = "traced"
@@ -269,6 +272,9 @@ func programWarnings(p *report.AppProgram) []string {
 	var out []string
 	for _, f := range p.Unseen {
 		out = append(out, fmt.Sprintf("%s is written through a shared mapping (mmap): those writes are not write(2) calls, so neither the trace nor the estimate sees them", f))
+	}
+	if r := p.Ranks; r != nil && r.Missing() > 0 {
+		out = append(out, fmt.Sprintf("%d of the %d ranks left no trace (nodes that cannot see the working directory, or without strace): the estimate is of the %d traced ranks' writes alone", r.Missing(), r.Asked, r.Traced))
 	}
 	if c := p.Curve; c != nil && !c.Matches {
 		out = append(out, fmt.Sprintf("the curve flushes with %s, the program with %s: the estimate prices other writes than the program's and is not comparable with its time; measure a curve with the program's flush mode (leave out --curve and app measures one)", c.Flush, p.Flush))

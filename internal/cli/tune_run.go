@@ -221,17 +221,17 @@ func withSettings(argv, env []string) ([]string, []string) {
 		return argv, full
 	}
 	out := []string{argv[0]}
-	switch launcherOf(argv) {
-	case "mpirun":
+	switch program.Launcher(launcherOf(argv)) {
+	case program.OpenMPI:
 		for _, e := range env {
 			out = append(out, "-x", e)
 		}
-	case "mpiexec.hydra":
+	case program.Hydra:
 		for _, e := range env {
 			name, value, _ := strings.Cut(e, "=")
 			out = append(out, "-genv", name, value)
 		}
-	case "srun":
+	case program.Slurm:
 		out = append(out, "--export=ALL,"+strings.Join(env, ","))
 	}
 	return append(out, argv[1:]...), full
@@ -242,25 +242,7 @@ func launcherOf(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
-	switch base := filepath.Base(argv[0]); base {
-	case "mpirun", "mpiexec", "orterun", "prterun", "oshrun":
-		if real, err := filepath.EvalSymlinks(lookPath(argv[0])); err == nil && strings.Contains(filepath.Base(real), "hydra") {
-			return "mpiexec.hydra"
-		}
-		return "mpirun"
-	case "mpiexec.hydra", "mpiexec.mpich":
-		return "mpiexec.hydra"
-	case "srun":
-		return "srun"
-	}
-	return ""
-}
-
-func lookPath(name string) string {
-	if p, err := program.Resolve(name, "", os.Getenv("PATH")); err == nil {
-		return p
-	}
-	return name
+	return string(program.LauncherOf(argv[0], os.Getenv("PATH")))
 }
 
 // callShape is the calls to the program's largest file: its dominant
@@ -320,13 +302,12 @@ func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error 
 	if err := t.guard.reset(); err != nil {
 		return err
 	}
-	out := filepath.Join(t.r.tmp, fmt.Sprintf("trace-%d", i))
 	s, done, err := t.r.spec(nil, true)
 	if err != nil {
 		return err
 	}
 	defer done()
-	env, args := a.c.env, strace.RecordArgs(out)
+	env, args := a.c.env, strace.RecordFlags()
 	loaded := filepath.Join(t.r.tmp, fmt.Sprintf("shim-%d", i))
 	if a.c.shim { // to the program alone (strace -E), not into strace itself
 		for _, kv := range append(slices.Clone(env), preload.ReportEnv+"="+loaded) {
@@ -335,14 +316,14 @@ func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error 
 		env = nil
 	}
 	s.Argv, s.Env = withSettings(t.o.prog.argv, env)
-	res, err := program.Traced(ctx, s, st, args)
+	res, out, err := t.r.tracedRun(ctx, s, st, args, fmt.Sprintf("trace-%d", i))
 	if err != nil {
 		return err
 	}
+	defer out.remove()
 	if res.Interrupted() {
 		return fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, t.o.prog.argv[0], res.Describe())
 	}
-	defer os.Remove(out)
 	if a.c.shim && !t.shimLoaded(a, loaded) {
 		return nil
 	}
@@ -377,14 +358,9 @@ func (t *tuneRun) shimLoaded(a *arm, report string) bool {
 	return true
 }
 
-// traceShape is the calls to path in a trace file.
-func traceShape(tracePath, path string) (callShape, error) {
-	f, err := os.Open(tracePath)
-	if err != nil {
-		return callShape{}, err
-	}
-	defer f.Close()
-	tr, err := strace.Parse(f)
+// traceShape is the calls to path in a run's trace.
+func traceShape(out traceOut, path string) (callShape, error) {
+	tr, _, err := out.read()
 	if err != nil {
 		return callShape{}, err
 	}
