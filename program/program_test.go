@@ -189,7 +189,9 @@ func TestCaptureStdin(t *testing.T) {
 	}
 }
 
-func TestTracedPassesTheStatus(t *testing.T) {
+// needStrace is strace's path; t is skipped where it cannot trace.
+func needStrace(t *testing.T) string {
+	t.Helper()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace is not installed")
@@ -197,6 +199,11 @@ func TestTracedPassesTheStatus(t *testing.T) {
 	if err := Preflight(context.Background(), strace); err != nil {
 		t.Skipf("strace cannot trace here: %v", err)
 	}
+	return strace
+}
+
+func TestTracedPassesTheStatus(t *testing.T) {
+	strace := needStrace(t)
 	out := filepath.Join(t.TempDir(), "trace")
 	res, err := Traced(context.Background(), Spec{Argv: []string{"sh", "-c", "echo x >/dev/null; exit 4"}}, strace, []string{"-f", "-o", out})
 	if err != nil {

@@ -1,7 +1,6 @@
 package program
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,13 +47,7 @@ func TestRankWrapperRunsUntracedWhereItCannotTrace(t *testing.T) {
 
 // Under strace, each rank writes a file named by its rank, host and pid.
 func TestRankWrapperNamesTheTraceByRankAndHost(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed")
-	}
-	if err := Preflight(context.Background(), strace); err != nil {
-		t.Skipf("strace cannot trace here: %v", err)
-	}
+	strace := needStrace(t)
 	dir := t.TempDir()
 	host, _ := os.Hostname()
 	for _, rank := range []string{"0", "1"} {
