@@ -93,7 +93,7 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 		p.Notes = append(p.Notes, "the program wrote no regular file: there is no curve to measure and nothing to price")
 		return nil, nil
 	}
-	dir, done, err := r.scratchBeside(big.Path, "curve")
+	dir, done, err := r.scratchBeside(big.Path, ".iobench-curve-", "the quick curve")
 	if err != nil {
 		return nil, fmt.Errorf("%w (give a measured curve with --curve)", err)
 	}
@@ -203,10 +203,10 @@ func (r *programRun) progressMode() progress.Mode {
 // scratchBeside is a directory of iobench's own beside the program's
 // file, on its file system, for a quick curve or a price: removed by
 // done, and by a second Ctrl-C, which exits without running defers.
-func (r *programRun) scratchBeside(file, what string) (dir string, done func(), err error) {
-	dir, err = os.MkdirTemp(filepath.Dir(file), ".iobench-"+what+"-")
+func (r *programRun) scratchBeside(file, prefix, what string) (dir string, done func(), err error) {
+	dir, err = os.MkdirTemp(filepath.Dir(file), prefix)
 	if err != nil {
-		return "", nil, fmt.Errorf("a scratch directory for the %s beside %s: %w", what, file, err)
+		return "", nil, fmt.Errorf("a scratch directory for %s beside %s: %w", what, file, err)
 	}
 	forget := r.e.cleanups.add(func() { os.RemoveAll(dir) })
 	return dir, func() { forget(); os.RemoveAll(dir) }, nil

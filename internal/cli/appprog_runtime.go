@@ -74,7 +74,7 @@ func (r *programRun) runPrice(ctx context.Context, rt runtimes.Runtime, file str
 		return runtimes.Price{}, err
 	}
 	defer w.Close()
-	dir, done, err := r.scratchBeside(file, "price")
+	dir, done, err := r.scratchBeside(file, ".iobench-price-", "the price")
 	if err != nil {
 		return runtimes.Price{}, err
 	}

@@ -13,7 +13,7 @@ import (
 func TestScratchBesideIsRemovedBySecondSignal(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "out.dat")
 	r := &programRun{e: &env{}}
-	dir, done, err := r.scratchBeside(file, "curve")
+	dir, done, err := r.scratchBeside(file, ".iobench-curve-", "the quick curve")
 	if err != nil || filepath.Dir(dir) != filepath.Dir(file) {
 		t.Fatalf("scratch %q, %v: want a directory beside %s", dir, err, file)
 	}
@@ -21,7 +21,7 @@ func TestScratchBesideIsRemovedBySecondSignal(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("%s survives the second signal's cleanups: %v", dir, err)
 	}
-	dir, done, _ = r.scratchBeside(file, "price")
+	dir, done, _ = r.scratchBeside(file, ".iobench-price-", "the price")
 	done()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) || len(r.e.cleanups.fns) != 0 {
 		t.Errorf("%s after done: %v; %d cleanups left", dir, err, len(r.e.cleanups.fns))
