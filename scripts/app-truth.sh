@@ -13,6 +13,7 @@
 # established; app never advises a change tune measures as a loss.
 #
 #   scripts/app-truth.sh DIR [MiB]        # default 256 MiB per program
+#   TUNE_FLAGS="--time-budget 5m" PROGS=stdio-records scripts/app-truth.sh /dev/shm
 set -eu
 dir=${1:?usage: app-truth.sh DIR [MiB]}
 mib=${2:-256}
@@ -33,6 +34,7 @@ if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
 	mpicc -O2 -o "$work/mpiio-records" "$here/examples/mpiio-records.c"
 	progs="$progs mpiio-records"
 fi
+progs=${PROGS:-$progs} # PROGS="stdio-records fortran-records": only these
 printf '%-16s %-48s %9s %9s %9s %7s %15s %8s %s\n' program "advised setting" "curve s" "est. s" "meas. s" ratio "ratio interval" "est/meas" verdict
 for p in $progs; do
 	run="$work/$p.d"
