@@ -294,10 +294,8 @@ func (c Config) Validate() error {
 	case c.Flush == FlushFdatasync && !canFdatasync:
 		return configErr(SetFlush, c.Flush, "fdatasync(2) is not available on %s; use %s fsync", runtime.GOOS, SetFlush.Ref())
 	}
-	for _, s := range c.Sizes {
-		if err := c.validSize(s); err != nil {
-			return err
-		}
+	if err := c.ValidSizes(); err != nil {
+		return err
 	}
 	if err := c.validEnums(); err != nil {
 		return err
@@ -367,13 +365,28 @@ func (c Config) validCombination() error {
 	return nil
 }
 
-func (c Config) validSize(s int64) error {
-	switch {
-	case s <= 0:
-		return configErr(SetSizes, s, "write size %d must be positive", s)
-	case s%c.ElemSize() != 0:
-		return configErr(SetSizes, s, "write size %d bytes is not a whole number of %d-byte %s elements", s, c.ElemSize(), c.Type)
-	case s > c.TotalBytes():
+// ValidSizes is the rule of the write sizes, part of Validate: each
+// positive and whole elements (the first offender named, the smallest of
+// sizes in order), none larger than the data (the largest named, or the
+// smallest when every size is larger), so that a caller can name the flag
+// that gave the size (--min, --max) as soon as it has read them.
+func (c Config) ValidSizes() error {
+	for _, s := range c.Sizes {
+		switch {
+		case s <= 0:
+			return configErr(SetSizes, s, "write size %d must be positive", s)
+		case s%c.ElemSize() != 0:
+			return configErr(SetSizes, s, "write size %d bytes is not a whole number of %d-byte %s elements", s, c.ElemSize(), c.Type)
+		}
+	}
+	if len(c.Sizes) == 0 {
+		return nil
+	}
+	s := slices.Max(c.Sizes)
+	if lo := slices.Min(c.Sizes); lo > c.TotalBytes() {
+		s = lo
+	}
+	if s > c.TotalBytes() {
 		return configErr(SetSizes, s, "write size %d bytes is larger than the data (%d bytes); raise %s", s, c.TotalBytes(), SetCount.Ref())
 	}
 	return nil

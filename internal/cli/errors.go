@@ -16,7 +16,8 @@ import (
 // "--count: 0 must be positive" instead of "Count: ...".
 func inFlagWords(err error) error {
 	var ce *iobench.ConfigError
-	if !errors.As(err, &ce) {
+	var worded *wordedError
+	if !errors.As(err, &ce) || errors.As(err, &worded) {
 		return err
 	}
 	return &wordedError{msg: flagOf(ce.Field) + ": " + iobench.Render(ce.Reason, flagWords), err: err}

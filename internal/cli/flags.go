@@ -156,46 +156,40 @@ func parseBytes(flag, s string) (int64, error) {
 	return n, nil
 }
 
-func sizesFromFlags(o *sweepOpts) ([]int64, error) {
+// sizesFromFlags is the sizes to sweep and those the user typed: the
+// list, or --min and --max where given (the profile fits the others to
+// the data).
+func sizesFromFlags(o *sweepOpts) (sizes, typed []int64, err error) {
 	if o.sizes.set {
 		if o.min.set || o.max.set {
-			return nil, fmt.Errorf("--sizes: give either --sizes or --min/--max, not both")
+			return nil, nil, fmt.Errorf("--sizes: give either --sizes or --min/--max, not both")
 		}
-		return parseSizeList(o.sizes.v)
+		sizes, err = parseSizeList(o.sizes.v)
+		return sizes, sizes, err
 	}
 	lo, err := powerOfTwo("--min", o.min.v)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hi, err := powerOfTwo("--max", o.max.v)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if lo > hi {
-		return nil, fmt.Errorf("--min: %q is larger than --max %q", o.min.v, o.max.v)
+		return nil, nil, fmt.Errorf("--min: %q is larger than --max %q", o.min.v, o.max.v)
 	}
-	return iobench.PowersOfTwo(lo, hi), nil
-}
-
-// checkSizeFlags names --min or --max when a size the user set cannot be
-// written: Config.Validate knows only the list of sizes.
-func checkSizeFlags(o *sweepOpts, cfg iobench.Config) error {
+	o.sizeFlag = map[string]string{}
 	for _, f := range []struct {
 		flag string
-		v    opt[string]
-	}{{"--min", o.min}, {"--max", o.max}} {
-		if !f.v.set {
-			continue
-		}
-		n, _ := parseBytes(f.flag, f.v.v)
-		switch {
-		case n%cfg.ElemSize() != 0:
-			return fmt.Errorf("%s: %q is not a whole number of %d-byte %s elements", f.flag, f.v.v, cfg.ElemSize(), cfg.Type)
-		case n > cfg.TotalBytes():
-			return fmt.Errorf("%s: %q is larger than the data (%d bytes); raise --count or --size", f.flag, f.v.v, cfg.TotalBytes())
+		set  bool
+		n    int64
+	}{{"--min", o.min.set, lo}, {"--max", o.max.set, hi}} {
+		if f.set {
+			o.sizeFlag[strconv.FormatInt(f.n, 10)] = f.flag
+			typed = append(typed, f.n)
 		}
 	}
-	return nil
+	return iobench.PowersOfTwo(lo, hi), typed, nil
 }
 
 func powerOfTwo(flag, s string) (int64, error) {

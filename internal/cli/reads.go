@@ -42,15 +42,18 @@ func readCount(o *sweepOpts, cfg *iobench.Config) error {
 	return err
 }
 
-// readSizes reads --sizes or --min/--max, after the count, since a size
-// larger than the data is named by its flag.
+// readSizes reads --sizes or --min/--max, after the count and the type:
+// whether each size can be written is the Config's rule, asked at once
+// so that the error names the flag that gave the size.
 func readSizes(o *sweepOpts, cfg *iobench.Config) error {
-	sizes, err := sizesFromFlags(o)
+	sizes, typed, err := sizesFromFlags(o)
 	if err != nil {
 		return err
 	}
 	cfg.Sizes = sizes
-	return checkSizeFlags(o, *cfg)
+	probe := *cfg
+	probe.Sizes = typed
+	return sizeWords(o.sizeFlag, probe.ValidSizes())
 }
 
 func readRepeat(o *sweepOpts, cfg *iobench.Config) error { return repeatFromFlags(o, cfg) }

@@ -248,6 +248,9 @@ type sweepOpts struct {
 	sharedFile, total, collective                opt[bool]
 	direct                                       opt[cli.Generic]
 	hint                                         opt[[]string]
+	// sizeFlag is the flag a write size came from, by its decimal bytes,
+	// when it was --min or --max: the Config's error names the flag typed.
+	sizeFlag map[string]string
 }
 
 // settingRows are the entries as rows of the options reader: a switch

@@ -36,6 +36,7 @@ type sweepJob struct {
 	brief          bool // --brief: the verdict alone
 	reporter       render.Reporter
 	output         string
+	sizeFlag       map[string]string // --min or --max, by the size they gave (sweepOpts.sizeFlag)
 	rep            *report.Report
 	stdout         io.Writer
 	stderr         io.Writer
@@ -81,10 +82,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 		return nil, asUsage(err)
 	}
 	cfg := o.cfg
-	if cfg.Jobs > 1 && e.ranks() > 1 {
-		return nil, usagef("--jobs: %d writers per rank with %d MPI ranks: under MPI each rank is one writer; start more ranks (mpirun -np) instead", cfg.Jobs, e.ranks())
-	}
-	j := &sweepJob{cfg: cfg, env: e, format: o.format.v, output: o.output.v, brief: o.brief.v,
+	j := &sweepJob{cfg: cfg, env: e, format: o.format.v, output: o.output.v, brief: o.brief.v, sizeFlag: o.sizeFlag,
 		stdout: c.App.Writer, stderr: c.App.ErrWriter,
 		total: o.total.v, shared: o.sharedFile.v,
 		anonymize: o.anonymize.v, dryRun: o.dryRun.v}
@@ -312,6 +310,19 @@ func (j *sweepJob) files() (*iobench.Shared, string, error) {
 	return &iobench.Shared{Name: prefix + "-shared.dat", Creator: true}, prefix, err
 }
 
+// configWords is a Config error in the flags' words (sizeWords).
+func (j *sweepJob) configWords(err error) error { return asUsage(sizeWords(j.sizeFlag, err)) }
+
+// sizeWords names --min or --max in a Config error about the write size
+// one of them gave; other errors as they are.
+func sizeWords(sizeFlag map[string]string, err error) error {
+	var ce *iobench.ConfigError
+	if errors.As(err, &ce) && ce.Field == iobench.SetSizes && sizeFlag[ce.Value] != "" {
+		return &wordedError{msg: sizeFlag[ce.Value] + ": " + iobench.Render(ce.Reason, flagWords), err: err}
+	}
+	return err
+}
+
 // agree is the cluster's Agree under MPI, else err as it is.
 func (j *sweepJob) agree(err error) error {
 	if j.cl == nil {
@@ -369,8 +380,8 @@ func (j *sweepJob) run(ctx context.Context) error {
 		return err
 	}
 	// The one check of the plan, now final: a rank's share of --total
-	// may be below the largest size.
-	if err := j.agree(asUsage(j.cfg.Validate())); err != nil {
+	// may be below the largest size, and --jobs is refused with ranks.
+	if err := j.agree(j.configWords(j.cfg.Validate())); err != nil {
 		return err
 	}
 	j.rep.Config = report.NewConfig(j.cfg)
