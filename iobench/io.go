@@ -10,12 +10,28 @@ import (
 // counting both, so nothing is silently lost; the calls lat picks are
 // timed (lat may be nil).
 func writeTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
+	return transfer(f, p, true, s, lat)
+}
+
+// readFull fills p, retrying short reads and EINTR.
+func readFull(f File, p []byte, s *Sample) error { return readTimed(f, p, s, nil) }
+
+// readTimed is readFull with the calls lat picks timed (lat may be nil).
+func readTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
+	return transfer(f, p, false, s, lat)
+}
+
+// transfer is the loop of writeTimed and readTimed: calls until all of p
+// is written (or read), counting the calls, the bytes and EINTR; a short
+// write counts as one, and a call that moves nothing ends it with
+// errZeroWrite (a write) or errShortFile (a read).
+func transfer(f File, p []byte, write bool, s *Sample, lat *latencyRecorder) error {
 	for len(p) > 0 {
-		n, err := call(f, p, true, lat)
+		n, err := call(f, p, write, lat)
 		s.Calls++
 		if n > 0 {
 			s.Bytes += int64(n)
-			if n < len(p) {
+			if write && n < len(p) {
 				s.ShortWrites++
 			}
 			p = p[n:]
@@ -26,30 +42,9 @@ func writeTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
 		case err != nil:
 			return err
 		case n == 0:
-			return errZeroWrite
-		}
-	}
-	return nil
-}
-
-// readFull fills p, retrying short reads and EINTR.
-func readFull(f File, p []byte, s *Sample) error { return readTimed(f, p, s, nil) }
-
-// readTimed is readFull with the calls lat picks timed (lat may be nil).
-func readTimed(f File, p []byte, s *Sample, lat *latencyRecorder) error {
-	for len(p) > 0 {
-		n, err := call(f, p, false, lat)
-		s.Calls++
-		if n > 0 {
-			s.Bytes += int64(n)
-			p = p[n:]
-		}
-		switch {
-		case errors.Is(err, unix.EINTR):
-			s.EINTR++
-		case err != nil:
-			return err
-		case n == 0:
+			if write {
+				return errZeroWrite
+			}
 			return errShortFile
 		}
 	}
