@@ -19,56 +19,59 @@ import (
 // the settings in which the reports differ, since a comparison across
 // different settings measures the settings as much as the file systems.
 // A report of an interleaved sweep counts as one report per variant.
-func Compare(w io.Writer, runs []report.Run) error {
-	if err := report.CheckRuns(runs); err != nil {
-		return err
-	}
-	runs = report.ExpandVariants(runs)
-	var p printer
-	p.F("compare: %d reports\n", len(runs))
-	for i, run := range runs {
-		p.F("  %s  %s: %s\n", runLabel(i), run.Name, runDescription(run.Report))
-	}
-	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		p.compareMode(runs, mode)
-	}
-	p.compareConfig(runs)
-	return p.FlushTo(w)
-}
+func Compare(w io.Writer, runs []report.Run) error { return compare(w, runs, textCompare) }
 
 // CompareMarkdown is Compare as Markdown tables, for a bug report.
-func CompareMarkdown(w io.Writer, runs []report.Run) error {
+func CompareMarkdown(w io.Writer, runs []report.Run) error { return compare(w, runs, mdCompare) }
+
+// compareStyle is what the text and the Markdown comparison write
+// differently; compare writes the rest once for both.
+type compareStyle struct {
+	title    string // format of the first line, of the number of reports
+	run      string // format of a report's line: label, name, description
+	mode     string // format of a mode's heading
+	column   string // after the label in the head of a median column
+	knee     string // format of a report's knee line: label, knee
+	table    func(p *printer, head []string, rows [][]string)
+	settings bool // the settings that differ, after the tables
+}
+
+var textCompare = compareStyle{
+	title: "compare: %d reports\n", run: "  %s  %s: %s\n", mode: "\n%s, median MiB/s:\n", knee: "  %s  %s\n", settings: true,
+	table: func(p *printer, head []string, rows [][]string) {
+		lines := []string{strings.Join(head, "\t") + "\t"}
+		for _, row := range rows {
+			lines = append(lines, strings.Join(row, "\t")+"\t")
+		}
+		p.WriteString(tabulate(lines))
+	},
+}
+
+var mdCompare = compareStyle{
+	title: "## iobench compare: %d reports\n\n", run: "- **%s** `%s`: %s\n", mode: "\n### %s, median MiB/s\n\n", column: " MiB/s", knee: "- **%s** %s\n",
+	table: func(p *printer, head []string, rows [][]string) {
+		p.F("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
+		for _, row := range rows {
+			p.F("| %s |\n", strings.Join(row, " | "))
+		}
+	},
+}
+
+func compare(w io.Writer, runs []report.Run, s compareStyle) error {
 	if err := report.CheckRuns(runs); err != nil {
 		return err
 	}
 	runs = report.ExpandVariants(runs)
 	var p printer
-	p.F("## iobench compare: %d reports\n\n", len(runs))
+	p.F(s.title, len(runs))
 	for i, run := range runs {
-		p.F("- **%s** `%s`: %s\n", runLabel(i), run.Name, runDescription(run.Report))
+		p.F(s.run, runLabel(i), run.Name, runDescription(run.Report))
 	}
 	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
-		table := medianRows(runs, mode)
-		if len(table) == 0 {
-			continue
-		}
-		head := []string{"size", "bytes"}
-		for i := range runs {
-			head = append(head, runLabel(i)+" MiB/s")
-		}
-		for i := 1; i < len(runs); i++ {
-			head = append(head, runLabel(i)+"/"+runLabel(0))
-		}
-		p.F("\n### %s, median MiB/s\n\n| %s |\n|%s\n", mode, strings.Join(head, " | "), strings.Repeat("---:|", len(head)))
-		for _, row := range table {
-			p.F("| %s |\n", strings.Join(compareRow(row), " | "))
-		}
-		p.F("\n")
-		for i, run := range runs {
-			if rows := report.ModeRows(run.Report.Results, mode); len(rows) > 0 {
-				p.F("- **%s** %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
-			}
-		}
+		p.compareMode(runs, mode, s)
+	}
+	if s.settings {
+		p.compareConfig(runs)
 	}
 	return p.FlushTo(w)
 }
@@ -97,28 +100,28 @@ func runDescription(r *report.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-func (p *printer) compareMode(runs []report.Run, mode iobench.Mode) {
+func (p *printer) compareMode(runs []report.Run, mode iobench.Mode, s compareStyle) {
 	table := medianRows(runs, mode)
 	if len(table) == 0 {
 		return
 	}
-	p.F("\n%s, median MiB/s:\n", mode)
+	p.F(s.mode, mode)
 	head := []string{"size", "bytes"}
 	for i := range runs {
-		head = append(head, runLabel(i))
+		head = append(head, runLabel(i)+s.column)
 	}
 	for i := 1; i < len(runs); i++ {
 		head = append(head, runLabel(i)+"/"+runLabel(0))
 	}
-	lines := []string{strings.Join(head, "\t") + "\t"}
-	for _, row := range table {
-		lines = append(lines, strings.Join(compareRow(row), "\t")+"\t")
+	rows := make([][]string, len(table))
+	for i, row := range table {
+		rows[i] = compareRow(row)
 	}
-	p.WriteString(tabulate(lines))
+	s.table(p, head, rows)
 	p.F("\n")
 	for i, run := range runs {
 		if rows := report.ModeRows(run.Report.Results, mode); len(rows) > 0 {
-			p.F("  %s  %s\n", runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
+			p.F(s.knee, runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
 		}
 	}
 }
