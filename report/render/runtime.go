@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -54,13 +53,7 @@ func RuntimeMarkdown(w io.Writer, r *report.RuntimeReport) error {
 	p.F("\n")
 	p.runtimeHeader(r, "- ")
 	p.F("\n")
-	lines := runtimeTable(r, " | ", " |")
-	for i, l := range lines {
-		p.F("| %s\n", l)
-		if i == 0 {
-			p.F("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
-		}
-	}
+	p.mdLines(runtimeTable(r, " | ", " |"))
 	p.runtimeNotes(r, "- ")
 	if len(r.Apply) > 0 {
 		p.mdApply(asSweepReport(r))
@@ -71,14 +64,8 @@ func RuntimeMarkdown(w io.Writer, r *report.RuntimeReport) error {
 // runtimeHeader is the runtime check's facts: the writer, the file
 // system, the data, the buffers, the timing and the sweep.
 func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
-	fs, c := r.FS, r.Config
-	p.F("%swriter:     %s\n", bullet, r.Compiler)
-	if fs.ResolvedDir != "" {
-		p.F("%sdir:        %s\n", bullet, fs.ResolvedDir)
-	}
-	if fs.Type != "" {
-		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
-	}
+	c := r.Config
+	p.writerLines(r, bullet)
 	p.F("%sdata:       %d float64 = %d B (%s) per run; records layout: %s records\n", bullet, c.Elements, c.TotalBytes,
 		humanize.IBytes(uint64(c.TotalBytes)), sizeName(c.RecordBytes))
 	var bufs []string
@@ -93,14 +80,35 @@ func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
 	if c.Profile != "" {
 		p.F("%sprofile:    %s (%s)\n", bullet, c.Profile, c.ProfileWhy)
 	}
+	p.timingLines(r, bullet, fmt.Sprintf("adaptive rounds (--repeat auto: at least %d of every case, then the undecided recommended cases with their defaults, within %s)",
+		iobench.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds)))
+}
+
+// writerLines are the first facts of a runtime or library check: the
+// writer, the directory and the file system.
+func (p *printer) writerLines(r *report.RuntimeReport, bullet string) {
+	fs := r.FS
+	p.F("%swriter:     %s\n", bullet, r.Compiler)
+	if fs.ResolvedDir != "" {
+		p.F("%sdir:        %s\n", bullet, fs.ResolvedDir)
+	}
+	if fs.Type != "" {
+		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
+	}
+}
+
+// timingLines are the last facts of a runtime or library check: the
+// rounds (auto, the words for --repeat auto), fsync and the flush, what
+// adaptive rounds did, and the write(2) sweep.
+func (p *printer) timingLines(r *report.RuntimeReport, bullet, auto string) {
+	c := r.Config
 	fsync := "no fsync"
 	if c.Fsync {
 		fsync = "fsync before close inside the timing"
 	}
 	rounds := fmt.Sprintf("%d rounds", c.Rounds)
 	if c.RepeatAuto {
-		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d of every case, then the undecided recommended cases with their defaults, within %s)",
-			iobench.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds))
+		rounds = auto
 	}
 	p.F("%stiming:     %s, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, rounds, c.Seed, fsync, c.Sync)
 	if r.Adaptive != nil {
@@ -108,6 +116,17 @@ func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
 	}
 	if sw := r.Sweep; sw != nil {
 		p.F("%swrite(2):   %s\n", bullet, sweepLine(sw))
+	}
+}
+
+// mdLines writes a runtime or library table's lines (cells joined by
+// " | ", ended by " |") as a Markdown table, the rule after the head.
+func (p *printer) mdLines(lines []string) {
+	for i, l := range lines {
+		p.F("| %s\n", l)
+		if i == 0 {
+			p.F("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
+		}
 	}
 }
 
@@ -252,6 +271,12 @@ func (p *printer) runtimeNotes(r *report.RuntimeReport, bullet string) {
 			p.F("%s  %s, %s: %s\n", bullet, a.Layout, a.Convert, ruleText(a, r.Config.DefaultBuffer))
 		}
 	}
+	p.endLines(r, bullet)
+}
+
+// endLines are the warnings of a runtime or library check, and why it
+// is incomplete.
+func (p *printer) endLines(r *report.RuntimeReport, bullet string) {
 	for _, w := range r.Warnings {
 		p.F("%swarning: %s\n", bullet, w)
 	}
@@ -308,16 +333,19 @@ func agreementSentence(sp *runtimes.SweepPrediction) string {
 // RuntimeJSON writes the runtime report as one indented JSON document.
 func RuntimeJSON(w io.Writer, r *report.RuntimeReport) error {
 	out := *r
-	if out.Warnings == nil {
-		out.Warnings = []string{}
+	emptyLists(&out)
+	return encodeIndented(w, &out)
+}
+
+// emptyLists makes a report's nil warnings and samples empty, so that
+// JSON writes them as [] and not null.
+func emptyLists(r *report.RuntimeReport) {
+	if r.Warnings == nil {
+		r.Warnings = []string{}
 	}
-	if out.Samples == nil {
-		out.Samples = []runtimes.Sample{}
+	if r.Samples == nil {
+		r.Samples = []runtimes.Sample{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(&out)
 }
 
 var runtimeCSVHeader = []string{

@@ -46,12 +46,7 @@ func LibraryMarkdown(w io.Writer, r *report.LibraryReport) error {
 	p.F("## %s: %s writes through %s\n\n", toolTitle(r.Tool), r.Runtime, libraryTitle(r))
 	p.libraryHeader(r, "- ")
 	p.F("\n")
-	for i, l := range libraryTable(r, " | ", " |") {
-		p.F("| %s\n", l)
-		if i == 0 {
-			p.F("|%s\n", strings.Repeat("---|", strings.Count(l, " |")))
-		}
-	}
+	p.mdLines(libraryTable(r, " | ", " |"))
 	p.libraryNotes(r, "- ")
 	if len(r.Apply) > 0 {
 		p.mdApply(asSweepReport(&r.RuntimeReport))
@@ -62,12 +57,7 @@ func LibraryMarkdown(w io.Writer, r *report.LibraryReport) error {
 // LibraryJSON writes the library report as one indented JSON document.
 func LibraryJSON(w io.Writer, r *report.LibraryReport) error {
 	out := *r
-	if out.Warnings == nil {
-		out.Warnings = []string{}
-	}
-	if out.Samples == nil {
-		out.Samples = []runtimes.Sample{}
-	}
+	emptyLists(&out.RuntimeReport)
 	return encodeIndented(w, &out)
 }
 
@@ -89,14 +79,8 @@ func windowSource(r *report.LibraryReport) string {
 }
 
 func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
-	fs, c, lp := r.FS, r.Config, r.Library
-	p.F("%swriter:     %s\n", bullet, r.Compiler)
-	if fs.ResolvedDir != "" {
-		p.F("%sdir:        %s\n", bullet, fs.ResolvedDir)
-	}
-	if fs.Type != "" {
-		p.F("%sfs:         %s, mounted at %s from %s; st_blksize %d\n", bullet, fs.Type, fs.MountPoint, fs.Device, fs.IOBlockSize)
-	}
+	c, lp := r.Config, r.Library
+	p.writerLines(&r.RuntimeReport, bullet)
 	if r.Runtime == runtimes.MPIIO {
 		strided := ""
 		if ranStrided(r) {
@@ -117,21 +101,7 @@ func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 	if c.Profile != "" {
 		p.F("%sprofile:    %s\n", bullet, c.Profile)
 	}
-	fsync := "no fsync"
-	if c.Fsync {
-		fsync = "fsync before close inside the timing"
-	}
-	rounds := fmt.Sprintf("%d rounds", c.Rounds)
-	if c.RepeatAuto {
-		rounds = "adaptive rounds (--repeat auto), within " + runtimeBudgetWords(c.TimeBudgetSeconds)
-	}
-	p.F("%stiming:     %s, cases shuffled in each (seed %d); %s; flush before each run: %s\n", bullet, rounds, c.Seed, fsync, c.Sync)
-	if r.Adaptive != nil {
-		p.F("%srounds:     %s\n", bullet, RuntimeAdaptiveLine(r.Adaptive))
-	}
-	if sw := r.Sweep; sw != nil {
-		p.F("%swrite(2):   %s\n", bullet, sweepLine(sw))
-	}
+	p.timingLines(&r.RuntimeReport, bullet, "adaptive rounds (--repeat auto), within "+runtimeBudgetWords(c.TimeBudgetSeconds))
 }
 
 // ordinal is "2nd", "3rd", "10th".
@@ -219,12 +189,7 @@ func (p *printer) libraryNotes(r *report.LibraryReport, bullet string) {
 	for _, n := range r.Library.Notes {
 		p.F("%snot run: %s\n", bullet, n)
 	}
-	for _, w := range r.Warnings {
-		p.F("%swarning: %s\n", bullet, w)
-	}
-	if r.Incomplete {
-		p.F("%sINCOMPLETE: %s\n", bullet, r.Error)
-	}
+	p.endLines(&r.RuntimeReport, bullet)
 }
 
 // callsVerdict says whether every case made its rule's calls, and for
