@@ -393,28 +393,13 @@ func (c Config) ValidSizes() error {
 }
 
 func (c Config) validEnums() error {
-	switch c.Source {
-	case SourceArray, SourceWindow:
-	default:
-		return configErr(SetSource, c.Source, "unknown value %q (valid: array, window)", c.Source)
-	}
-	switch c.Sync {
-	case SyncFS, SyncAll, SyncNone:
-	default:
-		return configErr(SetSync, c.Sync, "unknown value %q (valid: syncfs, sync, none)", c.Sync)
-	}
-	switch c.Order {
-	case Ascending, Descending, Shuffled:
-	default:
-		return configErr(SetOrder, c.Order, "unknown value %q (valid: ascending, descending, shuffled)", c.Order)
-	}
-	switch c.Mode {
-	case ModeWrite, ModeRead, ModeBoth:
-	default:
-		return configErr(SetMode, c.Mode, "unknown value %q (valid: write, read, both)", c.Mode)
-	}
-	// "" is each one's default: ramp, the flush Fsync says, no sync flag.
-	return cmp.Or(oneOf(SetData, c.Data, "", DataRamp, DataRandom, DataZero),
+	// "" is the default of the last three: ramp, the flush Fsync says, no
+	// sync flag.
+	return cmp.Or(oneOf(SetSource, c.Source, SourceArray, SourceWindow),
+		oneOf(SetSync, c.Sync, SyncFS, SyncAll, SyncNone),
+		oneOf(SetOrder, c.Order, Ascending, Descending, Shuffled),
+		oneOf(SetMode, c.Mode, ModeWrite, ModeRead, ModeBoth),
+		oneOf(SetData, c.Data, "", DataRamp, DataRandom, DataZero),
 		oneOf(SetFlush, c.Flush, "", FlushFsync, FlushFdatasync, FlushNone),
 		oneOf(SetOpenSync, c.OpenSync, OpenSyncOff, OpenDSync, OpenSyncAll))
 }
