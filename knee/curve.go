@@ -124,15 +124,7 @@ func (c curve) plateau(fraction float64) float64 {
 
 // bestMeasured is the index of the highest measured value, the size a user
 // sees as fastest; the smallest size on ties.
-func (c curve) bestMeasured() int {
-	b := 0
-	for i, v := range c.raw {
-		if v > c.raw[b] {
-			b = i
-		}
-	}
-	return b
-}
+func (c curve) bestMeasured() int { return argMax(c.raw) }
 
 // forgiven lists the sizes in [k, end] below the band that inBand let pass
 // as single bad runs, so that the report can name them.
@@ -147,10 +139,14 @@ func (c curve) forgiven(b band, k, end int) []int64 {
 }
 
 // best is the index of the highest smoothed value, the smallest size on ties.
-func (c curve) best() int {
+func (c curve) best() int { return argMax(c.smooth) }
+
+// argMax is the index of the highest of vs, the first on ties (0 when vs
+// is empty).
+func argMax(vs []float64) int {
 	b := 0
-	for i, v := range c.smooth {
-		if v > c.smooth[b] {
+	for i, v := range vs {
+		if v > vs[b] {
 			b = i
 		}
 	}
