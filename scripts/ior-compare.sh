@@ -23,6 +23,7 @@
 # project carries no recipe for building it. iobench's MPI build:
 # go build -tags mpi -o bin/iobench-mpi .
 set -euo pipefail
+. "$(dirname "$0")/ior-lib.sh"
 [ -x "${1:-}" ] || { echo "usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR: IOR_BINARY must be the path of an IOR you have (${1:-none given} is not executable)" >&2; exit 2; }
 
 ior=${1:?usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR}
@@ -34,12 +35,7 @@ block=${BLOCK:-256m}
 reps=${REPS:-5}
 source=${SOURCE:-window}
 
-launch=(mpirun -np "$np")
-if mpirun --version 2>&1 | grep -q 'Open MPI'; then
-	launch+=(--oversubscribe --bind-to none)
-	[ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-	export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
-fi
+mpi_launch "$np"
 # iobench spells sizes as IOR does (1m = 1 MiB).
 iosize=${xfer^^}iB
 iobytes=${block^^}iB
@@ -47,7 +43,7 @@ iobytes=${block^^}iB
 # ior_run FLAGS... prints IOR's write bandwidth, MiB/s.
 ior_run() {
 	"${launch[@]}" "$ior" -a MPIIO -t "$xfer" -b "$block" -w -e -i 1 -o "$dir/ior-test" "$@" |
-		awk '$1 == "write" && $2 ~ /^[0-9.]+$/ { print $2; exit }'
+		ior_write_mibs
 }
 
 # iob_run FLAGS... prints iobench's aggregate write bandwidth, MiB/s.
@@ -56,8 +52,6 @@ iob_run() {
 		--source "$source" --repeat 1 --warmup=false --profile generic --no-progress --format json "$@" 2>/dev/null |
 		python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["results"][0]["mib_per_s"])'
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 printf '| layout | IOR flags | iobench flags | IOR MiB/s median (runs) | iobench MiB/s median (runs) | ratio of medians | median pair ratio [min, max] |\n|---|---|---|---|---|---:|---:|\n'
 for layout in "file per process, independent|-F|" \
@@ -72,11 +66,7 @@ for layout in "file per process, independent|-F|" \
 		# shellcheck disable=SC2086
 		iobs+=("$(iob_run $bflags)")
 	done
-	mi=$(printf '%s\n' "${iors[@]}" | median)
-	mb=$(printf '%s\n' "${iobs[@]}" | median)
-	ratio=$(awk -v a="$mb" -v b="$mi" 'BEGIN { printf "%.2f", a / b }')
-	pairs=$(for i in "${!iors[@]}"; do awk -v a="${iobs[$i]}" -v b="${iors[$i]}" 'BEGIN { print a / b }'; done | sort -g)
-	pair=$(median <<<"$pairs")
+	compare_runs
 	printf '| %s | `%s` | `%s` | %s (%s) | %s (%s) | %s | %.2f [%.2f, %.2f] |\n' "$name" "${iflags:--}" "${bflags:--}" \
-		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$(head -1 <<<"$pairs")" "$(tail -1 <<<"$pairs")"
+		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$pair_min" "$pair_max"
 done

@@ -26,6 +26,7 @@
 # iobench; this project carries no recipe for building it. iobench's MPI
 # build: go build -tags mpi -o bin/iobench-mpi .
 set -euo pipefail
+. "$(dirname "$0")/ior-lib.sh"
 usage="usage: $0 IOR_BINARY IOBENCH_MPI_BINARY DIR"
 [ -x "${1:-}" ] || { echo "$usage: IOR_BINARY must be the path of an IOR you have (${1:-none given} is not executable)" >&2; exit 2; }
 ior=$1
@@ -41,12 +42,7 @@ source=${SOURCE:-window}
 cores=$(nproc)
 [ "$np" -le "$cores" ] || echo "$0: warning: NP=$np ranks on $cores cores: the scheduling of waiting ranks, not the file system, may set the figures" >&2
 
-launch=(mpirun -np "$np")
-if mpirun --version 2>&1 | grep -q 'Open MPI'; then
-	launch+=(--oversubscribe --bind-to none)
-	[ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-	export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
-fi
+mpi_launch "$np"
 bytes() { numfmt --from=iec "${1^^}"; }
 segments=$(($(bytes "$block") / $(bytes "$xfer")))
 
@@ -58,7 +54,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # ior_run FLAGS... prints IOR's write bandwidth, MiB/s.
 ior_run() {
 	OMPI_MCA_io=$component "${launch[@]}" -x OMPI_MCA_io "$ior" -a MPIIO -c -t "$xfer" -b "$xfer" -s "$segments" -w -e -i 1 \
-		-o "$dir/ior-test" "$@" | awk '$1 == "write" && $2 ~ /^[0-9.]+$/ { print $2; exit }'
+		-o "$dir/ior-test" "$@" | ior_write_mibs
 }
 
 # iob_run LAYOUT prints the MiB/s of iobench's default case.
@@ -69,8 +65,6 @@ iob_run() {
 		python3 -c 'import json,sys; print("%.1f" % [c for c in json.load(sys.stdin)["summary"]["cases"] if c["default"]][0]["mib_per_s"])'
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 printf '| layout | IOR flags | IOR MiB/s median (runs) | iobench MiB/s median (runs) | ratio of medians | median pair ratio [min, max] |\n|---|---|---|---|---:|---:|\n'
 for layout in "file per process|-F|per-rank" "shared file||shared"; do
 	IFS='|' read -r name iflags blayout <<<"$layout"
@@ -80,12 +74,8 @@ for layout in "file per process|-F|per-rank" "shared file||shared"; do
 		iors+=("$(ior_run $iflags)")
 		iobs+=("$(iob_run "$blayout")")
 	done
-	mi=$(printf '%s\n' "${iors[@]}" | median)
-	mb=$(printf '%s\n' "${iobs[@]}" | median)
-	ratio=$(awk -v a="$mb" -v b="$mi" 'BEGIN { printf "%.2f", a / b }')
-	pairs=$(for i in "${!iors[@]}"; do awk -v a="${iobs[$i]}" -v b="${iors[$i]}" 'BEGIN { print a / b }'; done | sort -g)
-	pair=$(median <<<"$pairs")
+	compare_runs
 	printf '| %s | `-c %s` | %s (%s) | %s (%s) | %s | %.2f [%.2f, %.2f] |\n' "$name" "${iflags:--}" \
-		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$(head -1 <<<"$pairs")" "$(tail -1 <<<"$pairs")"
+		"$mi" "${iors[*]}" "$mb" "${iobs[*]}" "$ratio" "$pair" "$pair_min" "$pair_max"
 done
 echo "$np ranks x $block in calls of $xfer, collective, $component, iobench's source $source, fsync inside the timing; $reps interleaved runs each"
