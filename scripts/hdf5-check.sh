@@ -53,7 +53,7 @@ standalone_round() {
 
 interleave_rounds "$rounds"
 
-awk -v rounds="$rounds" -v mib="$mib" "$awk_median"'
+awk -v rounds="$rounds" -v mib="$mib" "$awk_median$awk_ratio"'
 { vals[$1 " " $2] = vals[$1 " " $2] " " $3; orders[$2] = 1 }
 END {
 	bad = 0
@@ -61,8 +61,8 @@ END {
 	for (o in orders) {
 		a = median("iobench " o); b = median("standalone " o)
 		ratio = a / b
-		flag = ""
-		if (ratio < 0.85 || ratio > 1.15) { flag = " !ratio"; bad = 1 }
+		flag = off_ratio(ratio)
+		if (flag != "") bad = 1
 		printf "%-11s %14.1f %14.1f %7.3f%s\n", o, a, b, ratio, flag
 	}
 	printf "medians of %d interleaved rounds of %d MiB each\n", rounds, mib

@@ -61,7 +61,7 @@ standalone_round() {
 
 interleave_rounds "$rounds"
 
-awk -v bytes="$bytes" -v rounds="$rounds" "$awk_median"'
+awk -v bytes="$bytes" -v rounds="$rounds" "$awk_median$awk_ratio"'
 { key = $2 " " $3; vals[$1 " " key] = vals[$1 " " key] " " $4; if ($1 == "iobench") { calls[key] = calls[key] " " $5; keys[key] = 1 } }
 END {
 	bad = 0
@@ -73,8 +73,8 @@ END {
 		for (i = 1; i <= n; i++) if (c[i] != c[1]) same = 0
 		want = int(bytes / k[2]) + (bytes % k[2] > 0)
 		ratio = a / b
-		flag = ""
-		if (ratio < 0.85 || ratio > 1.15) { flag = " !ratio"; bad = 1 }
+		flag = off_ratio(ratio)
+		if (flag != "") bad = 1
 		if (!same || c[1] != want) { flag = flag " !calls"; bad = 1 }
 		printf "%-8s %9d %14.1f %14.1f %7.3f %12s %12d%s\n", k[1], k[2], a, b, ratio, c[1], want, flag
 	}
