@@ -96,13 +96,7 @@ func mpiioSettings(ch MPIIOChoice, g Case) []Case {
 		return nil
 	}
 	set := func(setting, sw string) []Case {
-		var out []Case
-		for _, v := range settingValues(setting, ch.Recommended[setting]) {
-			c := g
-			c.Setting, c.Switch, c.BufferBytes = setting, sw, v
-			out = append(out, c)
-		}
-		return out
+		return settingCases(g, setting, sw, settingValues(setting, ch.Recommended[setting]))
 	}
 	var out []Case
 	switch {
@@ -183,11 +177,19 @@ func hdf5Settings(ch HDF5Choice, g Case) []Case {
 		if s != SettingTconv && len(vals) > 1 {
 			vals = vals[:1] // the knee against the default
 		}
-		for _, v := range vals {
-			c := g
-			c.Setting, c.BufferBytes = s, v
-			out = append(out, c)
-		}
+		out = append(out, settingCases(g, s, g.Switch, vals)...)
+	}
+	return out
+}
+
+// settingCases are group g's cases of setting at each of vals, under
+// switch sw.
+func settingCases(g Case, setting, sw string, vals []int64) []Case {
+	var out []Case
+	for _, v := range vals {
+		c := g
+		c.Setting, c.Switch, c.BufferBytes = setting, sw, v
+		out = append(out, c)
 	}
 	return out
 }
