@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -27,22 +28,10 @@ var orderNames = [...]string{"native", "big-endian", "little-endian", "swap"}
 func Orders() []Order { return []Order{Native, BigEndian, LittleEndian, Swap} }
 
 // ParseOrder parses the name String returns.
-func ParseOrder(s string) (Order, error) {
-	for i, name := range orderNames {
-		if s == name {
-			return Order(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown value %q (valid: %s)", s, strings.Join(orderNames[:], ", "))
-}
+func ParseOrder(s string) (Order, error) { return parseName[Order](s, orderNames[:]) }
 
 // String returns the name of o as ParseOrder accepts it.
-func (o Order) String() string {
-	if o < 0 || int(o) >= len(orderNames) {
-		return fmt.Sprintf("Order(%d)", int(o))
-	}
-	return orderNames[o]
-}
+func (o Order) String() string { return nameOf(o, orderNames[:], "Order") }
 
 // NeedsSwap reports whether writing in order o on this host reverses the
 // bytes of each element.
@@ -87,24 +76,29 @@ var typeNames = [...]string{"int32", "int64", "float32", "float64", "complex64",
 func Types() []Type { return []Type{Int32, Int64, Float32, Float64, Complex64, Complex128} }
 
 // ParseType parses the name String returns.
-func ParseType(s string) (Type, error) {
-	for i, name := range typeNames {
-		if s == name {
-			return Type(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown value %q (valid: %s)", s, strings.Join(typeNames[:], ", "))
-}
+func ParseType(s string) (Type, error) { return parseName[Type](s, typeNames[:]) }
 
 // String returns the name of t as ParseType accepts it.
-func (t Type) String() string {
-	if !t.valid() {
-		return fmt.Sprintf("Type(%d)", int(t))
-	}
-	return typeNames[t]
-}
+func (t Type) String() string { return nameOf(t, typeNames[:], "Type") }
 
 func (t Type) valid() bool { return t >= 0 && int(t) < len(typeNames) }
+
+// parseName is the value whose name is s, names being every value's in
+// declaration order, or the error that lists them.
+func parseName[T ~int](s string, names []string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
+	}
+	return 0, fmt.Errorf("unknown value %q (valid: %s)", s, strings.Join(names, ", "))
+}
+
+// nameOf is v's name in names, or kind(v) for a value that has none.
+func nameOf[T ~int](v T, names []string, kind string) string {
+	if v < 0 || int(v) >= len(names) {
+		return fmt.Sprintf("%s(%d)", kind, int(v))
+	}
+	return names[v]
+}
 
 // Size returns the size of one element in bytes.
 func (t Type) Size() int {
