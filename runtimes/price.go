@@ -1,19 +1,32 @@
 package runtimes
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
 
 	"github.com/iobench/iobench/abtest"
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
 )
 
-// PriceRounds is how many runs of each buffer a price takes: 7 gives
-// the median a 98% distribution-free interval from the runs' 1st and
-// 7th values, and the 95% one PriceLevel asks for.
+// PriceRounds is how many runs of each buffer a price takes at least: 7
+// gives the median a 98% distribution-free interval from the runs' 1st
+// and 7th values, and the 95% one PriceLevel asks for.
 const PriceRounds = 7
+
+// PriceBudget is how long a price's runs may go on when its first
+// rounds leave the saving unclear (PriceSpec.Budget).
+const PriceBudget = 30 * time.Second
+
+// priceClear is the half-width of the saving's interval, as a share of
+// the saving, at which a price stops adding rounds.
+const priceClear = 0.25
 
 // PriceLevel is the coverage of a price's intervals.
 const PriceLevel = 0.95
@@ -32,8 +45,11 @@ type PriceSpec struct {
 	// (no setvbuf, no environment variable), as an untuned program does.
 	Now, Advised, Default int64
 	Fsync                 bool // fsync before close, inside the timing, as the program does
-	Rounds                int  // runs of each buffer; 0: PriceRounds
-	Seed                  uint64
+	Rounds                int  // runs of each buffer at first; 0: PriceRounds
+	// Budget is how long more rounds may take while the saving's
+	// interval is wider than a quarter of it; 0: PriceBudget, <0: none.
+	Budget time.Duration
+	Seed   uint64
 }
 
 // Timing is one buffer's runs: the median seconds with its interval,
@@ -45,40 +61,105 @@ type Timing struct {
 	Calls              int64 // of the last run; -1 when not counted
 }
 
-// Price is what the two buffers measured.
+// Price is what the two buffers measured, and the per-round differences
+// of their runs (now less advised), which drift between rounds leaves
+// out.
 type Price struct {
 	Now, Advised Timing
+	Diffs        []float64
 }
 
 // Saving is the seconds one run saves with the advised buffer: the
-// difference of the medians, and its interval from the medians'
-// intervals (conservative: they are not paired).
+// median of the rounds' paired differences with its interval; from the
+// medians when too few rounds pair (conservative: they are not paired).
 func (p Price) Saving() (est, low, high float64) {
+	if m, lo, hi, ok := abtest.MedianInterval(p.Diffs, PriceLevel); ok {
+		return m, lo, hi
+	}
 	return p.Now.Seconds - p.Advised.Seconds, p.Now.Low - p.Advised.High, p.Now.High - p.Advised.Low
+}
+
+// clear says whether the saving is known well enough to stop: its
+// interval within a quarter of it.
+func (p Price) clear() bool {
+	est, low, high := p.Saving()
+	return high-low <= 2*priceClear*math.Abs(est)
 }
 
 // Price runs the spec's runs: an untimed warm-up, then rounds of both
 // buffers in shuffled order, the file system synced before each run
-// outside the timing, every data file removed.
+// outside the timing, every data file removed; more rounds, within the
+// budget, while the saving is unclear.
 func (w *Writer) Price(ctx context.Context, s PriceSpec) (Price, error) {
 	if s.Now <= 0 || s.Advised <= 0 || s.Now == s.Advised {
 		return Price{}, fmt.Errorf("price: buffers of %d and %d bytes: want two different positive ones", s.Now, s.Advised)
 	}
-	rounds := s.Rounds
-	if rounds == 0 {
-		rounds = PriceRounds
-	}
-	p := Plan{Dir: s.Dir, Prefix: s.Prefix, Elements: s.Bytes / ElementBytes, RecordBytes: s.RecordBytes,
-		Layouts: []Layout{LayoutRecords}, Orders: []convert.Order{convert.Native},
-		Buffers: []int64{s.Now, s.Advised}, DefaultBuffer: s.Default, Rounds: rounds,
-		Seed: s.Seed, Fsync: s.Fsync, Sync: iobench.SyncFS, Warmup: true}
-	res, err := w.Measure(ctx, p, nil)
+	rounds := cmp.Or(s.Rounds, PriceRounds)
+	budget := cmp.Or(s.Budget, PriceBudget)
+	start := time.Now()
+	samples, err := w.priceRounds(ctx, s, rounds, true, 0)
 	if err != nil {
 		return Price{}, err
 	}
-	now, errNow := timingOf(res.Samples, s.Now)
-	adv, errAdv := timingOf(res.Samples, s.Advised)
-	return Price{Now: now, Advised: adv}, errors.Join(errNow, errAdv)
+	p, err := priceOf(samples, s)
+	for err == nil && !p.clear() && budget > 0 {
+		perRound := time.Since(start) / time.Duration(rounds)
+		more := min(int((budget-time.Since(start))/max(perRound, time.Millisecond)), 4*PriceRounds)
+		if more < 2 {
+			break
+		}
+		var next []Sample
+		if next, err = w.priceRounds(ctx, s, more, false, rounds); err != nil {
+			return Price{}, err
+		}
+		samples, rounds = append(samples, next...), rounds+more
+		p, err = priceOf(samples, s)
+	}
+	return p, err
+}
+
+// priceRounds runs n rounds of both buffers, numbered after the first
+// `after`, the warm-up first when asked.
+func (w *Writer) priceRounds(ctx context.Context, s PriceSpec, n int, warmup bool, after int) ([]Sample, error) {
+	p := Plan{Dir: s.Dir, Prefix: s.Prefix, Elements: s.Bytes / ElementBytes, RecordBytes: s.RecordBytes,
+		Layouts: []Layout{LayoutRecords}, Orders: []convert.Order{convert.Native},
+		Buffers: []int64{s.Now, s.Advised}, DefaultBuffer: s.Default, Rounds: n,
+		Seed: s.Seed + uint64(after), Fsync: s.Fsync, Sync: iobench.SyncFS, Warmup: warmup}
+	res, err := w.Measure(ctx, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range res.Samples {
+		res.Samples[i].Round += after
+	}
+	return res.Samples, nil
+}
+
+// priceOf summarises the samples of both buffers and pairs them by round.
+func priceOf(samples []Sample, s PriceSpec) (Price, error) {
+	now, errNow := timingOf(samples, s.Now)
+	adv, errAdv := timingOf(samples, s.Advised)
+	return Price{Now: now, Advised: adv, Diffs: pairedDiffs(samples, s.Now, s.Advised)}, errors.Join(errNow, errAdv)
+}
+
+// pairedDiffs are, per round that ran both, a's seconds less b's.
+func pairedDiffs(samples []Sample, a, b int64) []float64 {
+	secs := map[int]map[int64]float64{}
+	for _, sm := range samples {
+		if secs[sm.Round] == nil {
+			secs[sm.Round] = map[int64]float64{}
+		}
+		secs[sm.Round][sm.BufferBytes] = float64(sm.Nanos) / 1e9
+	}
+	var out []float64
+	for _, r := range slices.Sorted(maps.Keys(secs)) {
+		x, okA := secs[r][a]
+		y, okB := secs[r][b]
+		if okA && okB {
+			out = append(out, x-y)
+		}
+	}
+	return out
 }
 
 // timingOf summarises the samples of one buffer.

@@ -1,6 +1,7 @@
 package runtimes
 
 import (
+	"math"
 	"os"
 	"testing"
 
@@ -9,7 +10,8 @@ import (
 
 // TestPriceRunsBothBuffers prices 1 MiB of 64-byte records through
 // stdio at a 4 KiB and a 64 KiB buffer: each buffer runs its rounds,
-// gives its own call count, and leaves no data file.
+// gives its own call count, and leaves no data file (no budget: the
+// first rounds alone).
 func TestPriceRunsBothBuffers(t *testing.T) {
 	w := writerFor(t, Stdio)
 	dir := t.TempDir()
@@ -17,7 +19,7 @@ func TestPriceRunsBothBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := PriceSpec{Dir: dir, Prefix: prefix, Bytes: 1 << 20, RecordBytes: 64, Now: 4096, Advised: 65536, Default: 4096, Rounds: 6, Seed: 1}
+	spec := PriceSpec{Dir: dir, Prefix: prefix, Bytes: 1 << 20, RecordBytes: 64, Now: 4096, Advised: 65536, Default: 4096, Rounds: 6, Budget: -1, Seed: 1}
 	p, err := w.Price(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -49,4 +51,34 @@ func TestPriceWantsEnoughRuns(t *testing.T) {
 	if _, err := timingOf([]Sample{{Step: Step{Case: Case{BufferBytes: 8}}, Nanos: 1}}, 8); err == nil {
 		t.Fatal("one run gave an interval: want an error")
 	}
+}
+
+// TestPairedDiffsCancelDrift: the saving is the median of the rounds'
+// differences, so a drift that moves both buffers' runs alike leaves it
+// as it is, where the medians' difference would carry the drift's
+// spread into its interval; a round missing a buffer pairs nothing.
+func TestPairedDiffsCancelDrift(t *testing.T) {
+	var samples []Sample
+	for r := 1; r <= 9; r++ {
+		drift := int64(r%3) * 400e6 // 0, 0.4 or 0.8 s on both
+		samples = append(samples, priceSample(r, 4096, 1e9+drift), priceSample(r, 65536, 0.9e9+drift))
+	}
+	samples = append(samples, priceSample(10, 4096, 5e9)) // no partner
+	p, err := priceOf(samples, PriceSpec{Now: 4096, Advised: 65536})
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, low, high := p.Saving()
+	if len(p.Diffs) != 9 || math.Abs(est-0.1) > 1e-9 || math.Abs(high-low) > 1e-9 || !p.clear() {
+		t.Errorf("%d pairs, saving %.3f (%.3f-%.3f), clear %v: want 9 pairs of 0.1 s exactly", len(p.Diffs), est, low, high, p.clear())
+	}
+	if unpaired := (Price{Now: p.Now, Advised: p.Advised}); unpaired.clear() {
+		t.Errorf("the medians' difference alone should be unclear under this drift: %+v", unpaired)
+	}
+}
+
+func priceSample(round int, buffer, nanos int64) Sample {
+	s := Sample{Nanos: nanos}
+	s.Round, s.BufferBytes = round, buffer
+	return s
 }

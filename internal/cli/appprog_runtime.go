@@ -47,8 +47,8 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 	rp.RunBytes = clampBytes(rp.Bytes)
 	spec := runtimes.PriceSpec{Bytes: rp.RunBytes, RecordBytes: priceRecordBytes, Now: b.Call, Advised: rec.BufferSize,
 		Default: runtimes.DefaultBuffer(rt, blockSizeOf(files[0])), Fsync: p.Flush == workload.FlushFsync, Seed: 1}
-	fmt.Fprintf(r.stderr, "iobench: pricing through %s's writer: %d runs each of %s and %s buffers, %s per run\n",
-		advice.RuntimeTitle(b.Runtime), runtimes.PriceRounds, humanBytes(spec.Now), humanBytes(spec.Advised), humanBytes(spec.Bytes))
+	fmt.Fprintf(r.stderr, "iobench: pricing through %s's writer: %d runs each of %s and %s buffers, %s per run, more within %v while the saving is unclear\n",
+		advice.RuntimeTitle(b.Runtime), runtimes.PriceRounds, humanBytes(spec.Now), humanBytes(spec.Advised), humanBytes(spec.Bytes), runtimes.PriceBudget)
 	price, err := r.runPrice(ctx, rt, files[0], spec)
 	if err != nil {
 		if ctx.Err() != nil {
