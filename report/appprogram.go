@@ -56,6 +56,11 @@ type AppRuntimePrice struct {
 	SavingHigh    float64 `json:"saving_seconds_high"`
 }
 
+// Settled says whether the price tells a saving or a loss: its
+// interval holds no "no change". An unsettled price is shown, and the
+// estimate stays the curve's.
+func (rp *AppRuntimePrice) Settled() bool { return rp.SavingLow > 0 || rp.SavingHigh < 0 }
+
 // AppPriceTiming is one buffer's runs: median seconds and its interval.
 type AppPriceTiming struct {
 	BufferBytes int64   `json:"buffer_bytes"`

@@ -92,13 +92,21 @@ func estimateFor(app *report.AppReport, c candidate) *report.TuneEstimate {
 	if !c.advised || e == nil || p.UntracedSeconds <= 0 || p.Curve == nil || !p.Curve.Comparable {
 		return nil
 	}
-	if rp := p.RuntimePrice; rp != nil {
+	if rp := p.RuntimePrice; rp != nil && rp.Settled() {
 		return &report.TuneEstimate{Ratio: (p.UntracedSeconds - rp.SavingSeconds) / p.UntracedSeconds, SavingSeconds: rp.SavingSeconds,
 			Basis: fmt.Sprintf("app: %s's own writer at %s and %s buffers, scaled to the program's bytes, against the untraced run's %.3g s",
 				advice.RuntimeTitle(rp.Runtime), humanBytes(rp.Now.BufferBytes), humanBytes(rp.Advised.BufferBytes), p.UntracedSeconds)}
 	}
 	return &report.TuneEstimate{Ratio: (p.UntracedSeconds - e.SavingSeconds) / p.UntracedSeconds, SavingSeconds: e.SavingSeconds,
-		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against the untraced run's %.3g s", p.Curve.Source, p.UntracedSeconds)}
+		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against the untraced run's %.3g s%s", p.Curve.Source, p.UntracedSeconds, unsettledWords(p.RuntimePrice))}
+}
+
+// unsettledWords says why a price through the runtime is not the estimate.
+func unsettledWords(rp *report.AppRuntimePrice) string {
+	if rp == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (the price through %s's writer, %.3g s (%.3g to %.3g), is not settled)", advice.RuntimeTitle(rp.Runtime), rp.SavingSeconds, rp.SavingLow, rp.SavingHigh)
 }
 
 // measureArms runs the warm-up pair, the traced checks, screening and

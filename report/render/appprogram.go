@@ -128,7 +128,11 @@ func runtimePriceWords(rp *report.AppRuntimePrice) string {
 	timing := func(t report.AppPriceTiming) string {
 		return fmt.Sprintf("%s (%s-%s) with a %s buffer", secondsWords(t.Seconds), secondsWords(t.Low), secondsWords(t.High), bytesWords(t.BufferBytes))
 	}
-	return fmt.Sprintf("%s's writer, %d-byte records (%s), %s per run flushing as the program does (%s), %d runs each: %s, %s; on the program's %s that saves %s (%s to %s)",
+	s := fmt.Sprintf("%s's writer, %d-byte records (%s), %s per run flushing as the program does (%s), %d runs each: %s, %s; on the program's %s that saves %s (%s to %s)",
 		advice.RuntimeTitle(rp.Runtime), rp.RecordBytes, rp.RecordNote, bytesWords(rp.RunBytes), rp.Flush, rp.Now.Runs,
 		timing(rp.Now), timing(rp.Advised), bytesWords(rp.Bytes), secondsWords(rp.SavingSeconds), secondsWords(rp.SavingLow), secondsWords(rp.SavingHigh))
+	if !rp.Settled() {
+		s += "; not settled (the interval holds no change), so the estimate stays the curve's"
+	}
+	return s
 }
