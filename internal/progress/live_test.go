@@ -20,12 +20,7 @@ var csi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 func TestBarErasesOnlyItsOwnLine(t *testing.T) {
 	var out bytes.Buffer
 	clock := t0
-	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
-	o := &Live{w: &out, mode: Bar, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
-		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
-	o.Planned(1, []string{"a", "b"})
-	o.Started("write 4 KiB")
-	o.tick()
+	o := barDrawn(&out, func() time.Time { return clock })
 	const foreign = "iobench: interrupt: stopping; waiting for a write(2)\n"
 	out.WriteString(foreign)
 	clock = at(1)
@@ -47,12 +42,7 @@ func TestBarErasesOnlyItsOwnLine(t *testing.T) {
 // one (the process exits) no bar is drawn again.
 func TestInterjectClearsTheBar(t *testing.T) {
 	var out bytes.Buffer
-	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
-	o := &Live{w: &out, mode: Bar, runner: idle{}, cfg: cfg, now: func() time.Time { return t0 },
-		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
-	o.Planned(1, []string{"a", "b"})
-	o.Started("write 4 KiB")
-	o.tick()
+	o := barDrawn(&out, func() time.Time { return t0 })
 	const msg = "iobench: interrupt: stopping\n"
 	o.Interject(&out, msg, false)
 	if s := out.String(); !strings.Contains(s, "\r\x1b[K"+msg) || !strings.Contains(s[strings.Index(s, msg):], "] ") {
@@ -64,4 +54,16 @@ func TestInterjectClearsTheBar(t *testing.T) {
 	if s := out.String(); s != "\r\x1b[Kiobench: second signal\n" {
 		t.Errorf("after the last message: %q, want the bar cleared and no bar again", s)
 	}
+}
+
+// barDrawn is a display in bar mode on an 80-column terminal, its first
+// run started and its bar drawn once.
+func barDrawn(out *bytes.Buffer, now func() time.Time) *Live {
+	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
+	o := &Live{w: out, mode: Bar, runner: idle{}, cfg: cfg, now: now,
+		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
+	o.Planned(1, []string{"a", "b"})
+	o.Started("write 4 KiB")
+	o.tick()
+	return o
 }
