@@ -147,7 +147,7 @@ func (r *LibraryReport) addGains(row *advice.Apply, values map[string]int64) {
 			words = append(words, fmt.Sprintf("%s %s ran without its default to compare with", s, units.FormatSize(v)))
 		default:
 			gains = append(gains, g...)
-			words = append(words, s+" "+units.FormatSize(v)+": "+gainList(g))
+			words = append(words, s+" "+units.FormatSize(v)+": "+gainsIn(g))
 		}
 		if more := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes != v }); len(more) > 0 {
 			words = append(words, "other values of "+s+": "+gainList(more))
@@ -179,6 +179,15 @@ func gainList(gains []caseGain) string {
 	var out []string
 	for _, g := range gains {
 		out = append(out, fmt.Sprintf("x%.2f (%.2f-%.2f%s) in %s, %s", g.g.Ratio, g.g.Low, g.g.High, significantWord(g.g), CaseName(g.c), SettingName(g.c)))
+	}
+	return strings.Join(out, ", ")
+}
+
+// gainsIn is gainList for gains of one setting's value, named before it.
+func gainsIn(gains []caseGain) string {
+	var out []string
+	for _, g := range gains {
+		out = append(out, fmt.Sprintf("x%.2f (%.2f-%.2f%s) in %s", g.g.Ratio, g.g.Low, g.g.High, significantWord(g.g), CaseName(g.c)))
 	}
 	return strings.Join(out, ", ")
 }
