@@ -47,8 +47,8 @@ echo "== go test -race"
 go test -race -count=1 -timeout 90m ./...
 # The simulations of many sweeps skip under -race (statistics, not
 # concurrency, and seven times slower there): run them without it.
-echo "== go test (the planner's and the verdict's simulations, without -race)"
-go test -count=1 -run 'TestAdaptiveTruth|TestPlanner|TestVerdictAgreesWithNumbers' ./iobench/ ./report/render/
+echo "== go test (the planner's and the verdict's simulations, every corrupted log, without -race)"
+go test -count=1 -run 'TestAdaptiveTruth|TestPlanner|TestVerdictAgreesWithNumbers|TestAppCorruptLogsFailInOneLine' ./iobench/ ./report/render/ ./internal/cli/
 if command -v mpirun >/dev/null && command -v pkg-config >/dev/null; then
   echo "== MPI tests: the binding under mpirun -np 3, then iobench sweeps under mpirun"
   bash scripts/mpi-test.sh
