@@ -58,7 +58,14 @@ func startHung(t *testing.T, f *faultfs.FS, op faultfs.Op, args ...string) (*exe
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	testwait.Until(t, "hung call", func() bool { return f.Hung(op) > 0 })
+	testwait.Until(t, "hung call", func() bool {
+		select {
+		case <-exited: // it will never hang now: say why it ended
+			t.Fatalf("iobench %v exited (%v) before a call of %v hung; stderr:\n%s", args, cmd.ProcessState, op, stderr.String())
+		default:
+		}
+		return f.Hung(op) > 0
+	})
 	return cmd, stderr, exited
 }
 
