@@ -23,16 +23,18 @@ var layers = map[string]int{
 	"internal/platform": 0, "internal/testenv": 0, "internal/testwait": 0, "internal/golden": 0, "internal/faultfs": 1, "internal/doccheck": 0,
 	// 1: the inputs' model, the knee's statistics
 	"workload": 1, "knee": 1,
-	// 2: the sweep engine, the advice over plain values
-	"iobench": 2, "advice": 2,
-	// 3: what runs on the engine: runtimes, profiles, MPI wiring
-	"runtimes": 3, "profile": 3, "mpi/cluster": 3, "mpi/mpiio": 3,
-	// 4-6: records, their encoders, readers of saved records, progress
-	"report": 4, "report/internal/page": 4,
-	"report/render": 5, "report/internal/fixture": 5,
-	"report/plot": 6, "analyze": 6, "internal/progress": 6,
-	// 7-8: the command line
-	"internal/cli": 7, "": 8,
+	// 2: the records of a measurement; the advice over plain values
+	"record": 2, "advice": 2,
+	// 3: the sweep engine
+	"iobench": 3,
+	// 4: what runs on the engine: runtimes, profiles, MPI wiring
+	"runtimes": 4, "profile": 4, "mpi/cluster": 4, "mpi/mpiio": 4,
+	// 5-7: reports, their encoders, readers of saved records, progress
+	"report": 5, "report/internal/page": 5,
+	"report/render": 6, "report/internal/fixture": 6,
+	"report/plot": 7, "analyze": 7, "internal/progress": 7,
+	// 8-9: the command line
+	"internal/cli": 8, "": 9,
 }
 
 // projectImports maps each package directory (module-relative) to the

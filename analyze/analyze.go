@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -55,15 +55,15 @@ type Input struct {
 //
 // Parse makes sure every row holds its own samples, so Results come back
 // unchanged.
-func (in *Input) Result() *iobench.Result {
+func (in *Input) Result() *record.Result {
 	rep := in.Report
-	res := &iobench.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete, Adaptive: rep.Adaptive}
+	res := &record.Result{WarmupRan: rep.WarmupRan, KeptFile: rep.KeptFile, Incomplete: rep.Incomplete, Adaptive: rep.Adaptive}
 	for _, v := range rep.Config.Variants {
 		res.Variants = append(res.Variants, v.Name)
 	}
 	for _, r := range rep.Results {
 		res.Samples = append(res.Samples, r.Samples...)
-		if r.Variant != "" && r.Mode == iobench.ModeWrite && r.ConvertMiBPerSec != 0 {
+		if r.Variant != "" && r.Mode == record.ModeWrite && r.ConvertMiBPerSec != 0 {
 			if res.VariantConvertMiBPerSec == nil {
 				res.VariantConvertMiBPerSec = map[string]map[int64]float64{}
 			}
@@ -73,7 +73,7 @@ func (in *Input) Result() *iobench.Result {
 			res.VariantConvertMiBPerSec[r.Variant][r.WriteSize] = r.ConvertMiBPerSec
 			continue
 		}
-		if r.Mode == iobench.ModeWrite && r.ConvertMiBPerSec != 0 {
+		if r.Mode == record.ModeWrite && r.ConvertMiBPerSec != 0 {
 			if res.ConvertMiBPerSec == nil {
 				res.ConvertMiBPerSec = map[int64]float64{}
 			}
@@ -247,8 +247,8 @@ func clip(s string) string {
 // summarize turns samples into rows and checks that every figure can be
 // reported; the per-sample bound makes the check a formality, kept so that
 // a gap in it shows up as an error rather than as a JSON encoding failure.
-func summarize(name string, samples []iobench.Sample, variants []string) ([]iobench.SizeResult, error) {
-	rows := iobench.Summarize(&iobench.Result{Samples: samples, Variants: variants})
+func summarize(name string, samples []record.Sample, variants []string) ([]record.SizeResult, error) {
+	rows := record.Summarize(&record.Result{Samples: samples, Variants: variants})
 	for _, r := range rows {
 		for _, v := range []float64{r.MiBPerSec, r.MinMiBPerSec, r.MaxMiBPerSec, r.CV} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -269,7 +269,7 @@ func checkRate(mibPerSec float64) error {
 }
 
 // sizesOf lists the distinct write sizes of rows, ascending.
-func sizesOf(rows []iobench.SizeResult) []int64 {
+func sizesOf(rows []record.SizeResult) []int64 {
 	var sizes []int64
 	for _, r := range rows {
 		sizes = append(sizes, r.WriteSize)

@@ -14,8 +14,8 @@ import (
 
 	"github.com/iobench/iobench/analyze"
 	"github.com/iobench/iobench/internal/testwait"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -111,7 +111,7 @@ func TestResult(t *testing.T) {
 			if diff := cmp.Diff(want, rep.Results); diff != "" {
 				t.Errorf("Results (-want +got):\n%s", diff)
 			}
-			wantKnee := knee.EstimateKnee(report.Runs(want, iobench.ModeWrite), knee.DefaultFraction)
+			wantKnee := knee.EstimateKnee(report.Runs(want, record.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, rep.Knee); diff != "" {
 				t.Errorf("Knee (-want +got):\n%s", diff)
 			}

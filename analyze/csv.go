@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -38,7 +38,7 @@ type csvParser struct {
 	name    string
 	cr      *csv.Reader
 	cols    map[string]int
-	samples []iobench.Sample
+	samples []record.Sample
 	meta    map[string]string // first row's metaColumns
 	// variants are the variants of an interleaved sweep's rows (the
 	// variant column), in the order they first appear
@@ -194,12 +194,12 @@ func (p *csvParser) row(rec []string) error {
 }
 
 // run reads the Run: mode, size, round and position in the sweep.
-func (p *csvParser) run(rec []string) (iobench.Sample, error) {
-	var s iobench.Sample
-	s.Mode = iobench.ModeWrite
+func (p *csvParser) run(rec []string) (record.Sample, error) {
+	var s record.Sample
+	s.Mode = record.ModeWrite
 	if f := p.field(rec, "mode"); f.set() {
-		s.Mode = iobench.Mode(f.text)
-		if s.Mode != iobench.ModeWrite && s.Mode != iobench.ModeRead {
+		s.Mode = record.Mode(f.text)
+		if s.Mode != record.ModeWrite && s.Mode != record.ModeRead {
 			return s, p.fail(f, "mode", fmt.Errorf("%q is not write or read", clip(f.text)))
 		}
 	}
@@ -224,7 +224,7 @@ func (p *csvParser) run(rec []string) (iobench.Sample, error) {
 }
 
 // counters reads the per-run counts and the start time, all optional.
-func (p *csvParser) counters(rec []string, s *iobench.Sample) error {
+func (p *csvParser) counters(rec []string, s *record.Sample) error {
 	var err error
 	for _, c := range []struct {
 		col string
@@ -245,7 +245,7 @@ func (p *csvParser) counters(rec []string, s *iobench.Sample) error {
 // throughput fills Seconds and Bytes. They are the raw figures; mib_per_s
 // is derived from them and, with 9 digits, less precise, so it is used
 // only to stand in for whichever of the two is missing.
-func (p *csvParser) throughput(rec []string, s *iobench.Sample) error {
+func (p *csvParser) throughput(rec []string, s *record.Sample) error {
 	sec, hasSec, err := p.float(rec, "seconds")
 	if err != nil {
 		return err
@@ -265,7 +265,7 @@ func (p *csvParser) throughput(rec []string, s *iobench.Sample) error {
 	return nil
 }
 
-func (p *csvParser) fillThroughput(s *iobench.Sample, sec float64, hasSec bool, rate float64, hasRate bool, bytes int64) error {
+func (p *csvParser) fillThroughput(s *record.Sample, sec float64, hasSec bool, rate float64, hasRate bool, bytes int64) error {
 	hasBytes := bytes >= 0
 	switch {
 	case hasSec && sec <= 0:
@@ -282,17 +282,17 @@ func (p *csvParser) fillThroughput(s *iobench.Sample, sec float64, hasSec bool, 
 	case hasBytes:
 		s.Bytes = bytes
 		if rate > 0 {
-			s.Seconds = float64(bytes) / (rate * iobench.MiB)
+			s.Seconds = float64(bytes) / (rate * record.MiB)
 		}
 	case hasSec:
-		b := rate * iobench.MiB * sec
+		b := rate * record.MiB * sec
 		if !(b < math.MaxInt64/2) {
 			return fmt.Errorf("mib_per_s %g over %g seconds is more bytes than a run can write", rate, sec)
 		}
 		s.Seconds, s.Bytes = sec, int64(math.Round(b))
 	default:
 		// Only the rate is known; one MiB in 1/rate seconds reproduces it.
-		s.Bytes = iobench.MiB
+		s.Bytes = record.MiB
 		if rate > 0 {
 			s.Seconds = 1 / rate
 		}
@@ -386,8 +386,8 @@ func checkBool(s string) error {
 }
 
 func checkSource(s string) error {
-	switch iobench.SourceKind(s) {
-	case iobench.SourceArray, iobench.SourceWindow:
+	switch record.SourceKind(s) {
+	case record.SourceArray, record.SourceWindow:
 		return nil
 	}
 	return fmt.Errorf("unknown value %q (valid: array, window)", clip(s))
@@ -420,7 +420,7 @@ func (p *csvParser) finish() (*Input, error) {
 }
 
 // config fills what the rows tell about the plan.
-func (p *csvParser) config(rows []iobench.SizeResult) report.Config {
+func (p *csvParser) config(rows []record.SizeResult) report.Config {
 	c := report.Config{
 		ElementType: p.meta["element_type"], Convert: p.meta["convert"], Source: p.meta["source"],
 		Sizes: sizesOf(rows), Mode: p.mode(), Stride: 1,
@@ -451,15 +451,15 @@ func (p *csvParser) totalBytes() int64 {
 }
 
 func (p *csvParser) mode() string {
-	hasRead := slices.ContainsFunc(p.samples, func(s iobench.Sample) bool { return s.Mode == iobench.ModeRead })
-	hasWrite := slices.ContainsFunc(p.samples, func(s iobench.Sample) bool { return s.Mode == iobench.ModeWrite })
+	hasRead := slices.ContainsFunc(p.samples, func(s record.Sample) bool { return s.Mode == record.ModeRead })
+	hasWrite := slices.ContainsFunc(p.samples, func(s record.Sample) bool { return s.Mode == record.ModeWrite })
 	switch {
 	case hasRead && hasWrite:
-		return string(iobench.ModeBoth)
+		return string(record.ModeBoth)
 	case hasRead:
-		return string(iobench.ModeRead)
+		return string(record.ModeRead)
 	}
-	return string(iobench.ModeWrite)
+	return string(record.ModeWrite)
 }
 
 // start is the earliest start time of any run, zero if none was given.

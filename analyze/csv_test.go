@@ -9,7 +9,7 @@ import (
 
 	"github.com/iobench/iobench/analyze"
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 )
@@ -17,13 +17,13 @@ import (
 // sweepReport is a two-round write-and-read sweep as render.CSV sees it.
 func sweepReport() *report.Report {
 	start := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	var samples []iobench.Sample
+	var samples []record.Sample
 	for round := 1; round <= 2; round++ {
 		for _, size := range []int64{4096, 65536} {
-			for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+			for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 				seq := len(samples) + 1
-				samples = append(samples, iobench.Sample{
-					Run:     iobench.Run{Mode: mode, WriteSize: size, Round: round, Seq: seq},
+				samples = append(samples, record.Sample{
+					Run:     record.Run{Mode: mode, WriteSize: size, Round: round, Seq: seq},
 					Seconds: 0.25 * float64(seq), Bytes: 64 * mib, Calls: 64 * mib / size,
 					ShortWrites: int64(round - 1), EINTR: 1, Start: start.Add(time.Duration(seq) * time.Second),
 				})
@@ -33,7 +33,7 @@ func sweepReport() *report.Report {
 	return &report.Report{
 		Header:  report.Header{FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}},
 		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Source: "window"},
-		Summary: report.Summary{Results: iobench.Summarize(&iobench.Result{Samples: samples})},
+		Summary: report.Summary{Results: record.Summarize(&record.Result{Samples: samples})},
 	}
 }
 
@@ -67,31 +67,31 @@ func TestCSVRoundTrip(t *testing.T) {
 func TestCSV(t *testing.T) {
 	tests := []struct {
 		name, text string
-		want       []iobench.Sample
+		want       []record.Sample
 		notes      []string
 	}{{
 		name: "columns in any order, mib_per_s with bytes",
 		text: "mib_per_s,bytes,write_size\n100,1048576,8192\n",
-		want: []iobench.Sample{{Run: iobench.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 0.01, Bytes: mib}},
+		want: []record.Sample{{Run: record.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 0.01, Bytes: mib}},
 	}, {
 		name: "mib_per_s with seconds",
 		text: "write_size,seconds,mib_per_s,mode\n8192,2,100,read\n",
-		want: []iobench.Sample{{Run: iobench.Run{Mode: "read", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 2, Bytes: 200 * mib}},
+		want: []record.Sample{{Run: record.Run{Mode: "read", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 2, Bytes: 200 * mib}},
 	}, {
 		name:  "mib_per_s alone",
 		text:  "write_size,mib_per_s\n8192,50\n8192,0\n",
-		want:  []iobench.Sample{{Run: iobench.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 0.02, Bytes: mib}, {Run: iobench.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 2}, Bytes: mib}},
+		want:  []record.Sample{{Run: record.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 0.02, Bytes: mib}, {Run: record.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 2}, Bytes: mib}},
 		notes: []string{"no seconds or bytes: samples rebuilt from mib_per_s alone, as 1 MiB each"},
 	}, {
 		name:  "bytes/seconds win over a disagreeing mib_per_s; meta differs",
 		text:  "write_size,seconds,bytes,mib_per_s,fs_type\n8192,1,1048576,2,ext4\n8192,1,1048576,1,xfs\n",
-		want:  []iobench.Sample{{Run: iobench.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 1, Bytes: mib}, {Run: iobench.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 2}, Seconds: 1, Bytes: mib}},
+		want:  []record.Sample{{Run: record.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 1}, Seconds: 1, Bytes: mib}, {Run: record.Run{Mode: "write", WriteSize: 8192, Round: 1, Seq: 2}, Seconds: 1, Bytes: mib}},
 		notes: []string{"mib_per_s disagrees with bytes/seconds on some rows; bytes/seconds are used", `column fs_type differs between rows; the report keeps the first row's "ext4"`},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := parse(t, "t.csv", tt.text)
-			var got []iobench.Sample
+			var got []record.Sample
 			for _, r := range in.Report.Results {
 				got = append(got, r.Samples...)
 			}

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/iobench/iobench/analyze"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 )
@@ -45,7 +45,7 @@ func asIobench(t *testing.T) *report.Report {
 	rep.Tool = report.Tool{Name: "iobench", Version: "fixture", GoVersion: "go1.26"}
 	rep.Command = []string{"analyze.test", "-test.run=TestFixtures", "-update"}
 	rep.Config.KneeFraction = knee.DefaultFraction
-	rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, iobench.ModeWrite), knee.DefaultFraction)
+	rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
 	return &rep
 }
 
@@ -76,7 +76,7 @@ func TestFixtures(t *testing.T) {
 // output and the same curve written by iobench give the same knee.
 func TestSameKnee(t *testing.T) {
 	want := mustParseFile(t, smallText)
-	wantKnee := knee.EstimateKnee(report.Runs(want.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
+	wantKnee := knee.EstimateKnee(report.Runs(want.Report.Results, record.ModeWrite), knee.DefaultFraction)
 	if !wantKnee.Found { // two not-found knees would compare equal
 		t.Fatalf("the fixture has no knee to compare: %+v", wantKnee)
 	}
@@ -86,7 +86,7 @@ func TestSameKnee(t *testing.T) {
 	for _, path := range []string{smallJSON, smallCSV} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			got := mustParseFile(t, path)
-			gotKnee := knee.EstimateKnee(report.Runs(got.Report.Results, iobench.ModeWrite), knee.DefaultFraction)
+			gotKnee := knee.EstimateKnee(report.Runs(got.Report.Results, record.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, gotKnee, approx); diff != "" {
 				t.Errorf("knee differs from the text's (-want +got):\n%s", diff)
 			}
@@ -97,10 +97,10 @@ func TestSameKnee(t *testing.T) {
 	}
 }
 
-func curve(in *analyze.Input) []knee.Point { return medianCurve(in.Report.Results, iobench.ModeWrite) }
+func curve(in *analyze.Input) []knee.Point { return medianCurve(in.Report.Results, record.ModeWrite) }
 
 // medianCurve is the median of each size in one direction, as knee sees it.
-func medianCurve(rows []iobench.SizeResult, mode iobench.Mode) []knee.Point {
+func medianCurve(rows []record.SizeResult, mode record.Mode) []knee.Point {
 	var pts []knee.Point
 	for _, row := range report.ModeRows(rows, mode) {
 		pts = append(pts, knee.Point{Size: row.WriteSize, MiBPerSec: row.MiBPerSec})
@@ -117,8 +117,8 @@ func TestFixtureUnits(t *testing.T) {
 	}
 	for i, o := range in.Original {
 		r := in.Report.Results[i]
-		want := iobench.SizeResult{WriteSize: 8 << (10 + i), MiBPerSec: o.MiBPerSec * 8}
-		got := iobench.SizeResult{WriteSize: r.WriteSize, MiBPerSec: r.MiBPerSec}
+		want := record.SizeResult{WriteSize: 8 << (10 + i), MiBPerSec: o.MiBPerSec * 8}
+		got := record.SizeResult{WriteSize: r.WriteSize, MiBPerSec: r.MiBPerSec}
 		if diff := cmp.Diff(want, got, cmpopts.EquateApprox(1e-12, 0)); diff != "" {
 			t.Errorf("row %d (-want +got):\n%s", i, diff)
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/iobench/iobench/analyze"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 )
@@ -105,5 +105,5 @@ func checkFuzzInput(t *testing.T, in *analyze.Input) {
 }
 
 func curves(rep *report.Report) [][]knee.Point {
-	return [][]knee.Point{medianCurve(rep.Results, iobench.ModeWrite), medianCurve(rep.Results, iobench.ModeRead)}
+	return [][]knee.Point{medianCurve(rep.Results, record.ModeWrite), medianCurve(rep.Results, record.ModeRead)}
 }

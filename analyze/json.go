@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -113,7 +113,7 @@ func checkRows(name string, rep *report.Report) error {
 	}
 	type key struct {
 		variant string
-		mode    iobench.Mode
+		mode    record.Mode
 		size    int64
 	}
 	seen := map[key]bool{}
@@ -130,8 +130,8 @@ func checkRows(name string, rep *report.Report) error {
 	return nil
 }
 
-func checkRow(r iobench.SizeResult) error {
-	if r.Mode != iobench.ModeWrite && r.Mode != iobench.ModeRead {
+func checkRow(r record.SizeResult) error {
+	if r.Mode != record.ModeWrite && r.Mode != record.ModeRead {
 		return fmt.Errorf("mode: %q is not write or read", clip(string(r.Mode)))
 	}
 	if r.WriteSize <= 0 {
@@ -147,7 +147,7 @@ func checkRow(r iobench.SizeResult) error {
 
 // checkSamples makes sure the row's samples are its own runs, so that
 // summarizing them again (Input.Result) gives back the same row.
-func checkSamples(r iobench.SizeResult) error {
+func checkSamples(r record.SizeResult) error {
 	if len(r.Samples) == 0 {
 		return fmt.Errorf("write_size %d: no samples", r.WriteSize)
 	}

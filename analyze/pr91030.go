@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -60,7 +60,7 @@ type textParser struct {
 	name    string
 	in      Input
 	rep     report.Report
-	samples []iobench.Sample
+	samples []record.Sample
 	round   int            // runs seen so far
 	n       int64          // N of the current run; 0 before the first
 	count   int64          // N of the first run
@@ -218,9 +218,9 @@ func (p *textParser) add(bs int64, printed float64) {
 	p.dupes = p.dupes || p.seen[bs]
 	p.seen[bs] = true
 	p.overrun = p.overrun || p.n%bs != 0
-	p.samples = append(p.samples, iobench.Sample{
-		Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: p.round, Seq: len(p.samples) + 1},
-		Seconds: float64(p.n) / (printed * iobench.MiB),
+	p.samples = append(p.samples, record.Sample{
+		Run:     record.Run{Mode: record.ModeWrite, WriteSize: size, Round: p.round, Seq: len(p.samples) + 1},
+		Seconds: float64(p.n) / (printed * record.MiB),
 		Bytes:   p.n * doubleSize,
 		Calls:   (p.n + bs - 1) / bs,
 	})
@@ -248,13 +248,13 @@ func (p *textParser) finish() (*Input, error) {
 
 // config is the reference program's fixed plan: N float64 values held in
 // one array, sync(2) before each run, no fsync, sizes ascending.
-func (p *textParser) config(rows []iobench.SizeResult) report.Config {
+func (p *textParser) config(rows []record.SizeResult) report.Config {
 	return report.Config{
 		Count: p.count, ElementType: convert.Float64.String(), ElementSize: doubleSize,
 		TotalBytes: p.count * doubleSize, Sizes: sizesOf(rows),
-		Source: string(iobench.SourceArray), SourceBytes: p.count * doubleSize,
-		Sync: string(iobench.SyncAll), Repeat: p.round, Order: string(iobench.Ascending),
-		Convert: convert.Native.String(), Stride: 1, Mode: string(iobench.ModeWrite),
+		Source: string(record.SourceArray), SourceBytes: p.count * doubleSize,
+		Sync: string(record.SyncAll), Repeat: p.round, Order: string(record.Ascending),
+		Convert: convert.Native.String(), Stride: 1, Mode: string(record.ModeWrite),
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/iobench/iobench/analyze"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -40,13 +40,13 @@ func TestPR91030Units(t *testing.T) {
 		t.Errorf("Original (-want +got):\n%s", diff)
 	}
 	// 8 MiB at 800 MiB/s: 1/100 s, in 1024 calls of 8 KiB.
-	wantSample := iobench.Sample{
-		Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: 8192, Round: 1, Seq: 1},
+	wantSample := record.Sample{
+		Run:     record.Run{Mode: record.ModeWrite, WriteSize: 8192, Round: 1, Seq: 1},
 		Seconds: 0.01, Bytes: 8 * mib, Calls: 1024,
 	}
-	wantRows := []iobench.SizeResult{{
-		Mode: iobench.ModeWrite, WriteSize: 8192, MiBPerSec: 800, CILow: 800, CIHigh: 800, MinMiBPerSec: 800, MaxMiBPerSec: 800,
-		WriteCalls: 1024, Samples: []iobench.Sample{wantSample},
+	wantRows := []record.SizeResult{{
+		Mode: record.ModeWrite, WriteSize: 8192, MiBPerSec: 800, CILow: 800, CIHigh: 800, MinMiBPerSec: 800, MaxMiBPerSec: 800,
+		WriteCalls: 1024, Samples: []record.Sample{wantSample},
 	}}
 	if diff := cmp.Diff(wantRows, in.Report.Results, approx); diff != "" {
 		t.Errorf("Results (-want +got):\n%s", diff)
@@ -80,14 +80,14 @@ func TestPR91030(t *testing.T) {
 	tests := []struct {
 		name      string
 		text      string
-		wantRows  []iobench.SizeResult // Mode, WriteSize, MiBPerSec, Min, Max compared
-		wantNotes []string             // substrings
+		wantRows  []record.SizeResult // Mode, WriteSize, MiBPerSec, Min, Max compared
+		wantNotes []string            // substrings
 		repeat    int
 	}{{
 		name: "overrun: bs does not divide N",
 		text: "Test using 2.500000e+08 doubles\nBlock size of file system: 4096\n" +
 			"bs =       1024, 12.50 MiB/s\nbs =   67108864, 125.00 MiB/s\n",
-		wantRows: []iobench.SizeResult{
+		wantRows: []record.SizeResult{
 			{WriteSize: 8 << 10, MiBPerSec: 100, MinMiBPerSec: 100, MaxMiBPerSec: 100},
 			{WriteSize: 512 << 20, MiBPerSec: 1000, MinMiBPerSec: 1000, MaxMiBPerSec: 1000},
 		},
@@ -99,7 +99,7 @@ func TestPR91030(t *testing.T) {
 			"bs =       1024, 10.00 MiB/s\r\nbs =       2048, 20.00 MiB/s\r\n\r\n" +
 			"Test using 1.048576e+06 doubles\nBlock size of file system: 4096\n" +
 			"bs =       1024, 30.00 MiB/s\nbs =       2048, 40.00 MiB/s\n",
-		wantRows: []iobench.SizeResult{
+		wantRows: []record.SizeResult{
 			{WriteSize: 8 << 10, MiBPerSec: 160, MinMiBPerSec: 80, MaxMiBPerSec: 240},
 			{WriteSize: 16 << 10, MiBPerSec: 240, MinMiBPerSec: 160, MaxMiBPerSec: 320},
 		},
@@ -108,7 +108,7 @@ func TestPR91030(t *testing.T) {
 	}, {
 		name: "a size twice in one run is kept twice",
 		text: "Test using 1.048576e+06 doubles\nbs =       1024, 10.00 MiB/s\nbs =       1024, 20.00 MiB/s\n",
-		wantRows: []iobench.SizeResult{
+		wantRows: []record.SizeResult{
 			{WriteSize: 8 << 10, MiBPerSec: 120, MinMiBPerSec: 80, MaxMiBPerSec: 160},
 		},
 		wantNotes: []string{"more than once within one run"},
@@ -117,7 +117,7 @@ func TestPR91030(t *testing.T) {
 		name: "runs with different N and block sizes",
 		text: "Test using 1.048576e+06 doubles\nBlock size of file system: 4096\nbs =       1024, 10.00 MiB/s\n" +
 			"Test using 2.097152e+06 doubles\nBlock size of file system: 1048576\nbs =       1024, 10.00 MiB/s\n",
-		wantRows: []iobench.SizeResult{
+		wantRows: []record.SizeResult{
 			{WriteSize: 8 << 10, MiBPerSec: 80, MinMiBPerSec: 80, MaxMiBPerSec: 80},
 		},
 		wantNotes: []string{"different N", "different block sizes"},
@@ -126,9 +126,9 @@ func TestPR91030(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := parse(t, "out.txt", tt.text)
-			var got []iobench.SizeResult
+			var got []record.SizeResult
 			for _, r := range in.Report.Results {
-				got = append(got, iobench.SizeResult{WriteSize: r.WriteSize, MiBPerSec: r.MiBPerSec, MinMiBPerSec: r.MinMiBPerSec, MaxMiBPerSec: r.MaxMiBPerSec})
+				got = append(got, record.SizeResult{WriteSize: r.WriteSize, MiBPerSec: r.MiBPerSec, MinMiBPerSec: r.MinMiBPerSec, MaxMiBPerSec: r.MaxMiBPerSec})
 			}
 			if diff := cmp.Diff(tt.wantRows, got, approx); diff != "" {
 				t.Errorf("rows (-want +got):\n%s", diff)

@@ -22,13 +22,6 @@ import (
 // does not fit whole is cut to the most wanted sizes that do. The first
 // MinAutoRounds rounds always run: the budget governs the ones after.
 const (
-	// MinAutoRounds is the fewest rounds of the sizes that matter.
-	MinAutoRounds = knee.MinEstablishRuns
-	// MaxAutoRounds bounds the rounds of an adaptive sweep.
-	MaxAutoRounds = knee.MaxProjectedRounds
-	// DefaultBudgetRounds sets the default --time-budget: this many times
-	// the first round's wall time, the first round included.
-	DefaultBudgetRounds = 3
 	// farBelow is the share of the first round's plateau under which a
 	// size, with the next size up, counts as settled: no noise of a file
 	// system worth measuring turns 50% into the knee's 95%.
@@ -39,27 +32,6 @@ const (
 	// little to its level.
 	aroundKnee = 2
 )
-
-// Why an adaptive sweep stopped.
-const (
-	StopEstablished = "established" // the knee is established
-	StopNoKnee      = "no_knee"     // rising curve or too few sizes: more rounds find none
-	StopBudget      = "time_budget" // not even the most wanted size of the next round fits --time-budget
-	StopMaxRounds   = "max_rounds"  // MaxAutoRounds rounds ran
-)
-
-// Adaptive is what an adaptive sweep did, for the report.
-type Adaptive struct {
-	Rounds             int     `json:"rounds"`               // rounds run
-	SizesPerRound      []int   `json:"sizes_per_round"`      // sizes each round ran
-	FirstRoundSeconds  float64 `json:"first_round_seconds"`  // wall time of round 1, syncs included
-	BudgetSeconds      float64 `json:"budget_seconds"`       // --time-budget, or DefaultBudgetRounds x round 1
-	BudgetFromFlag     bool    `json:"budget_from_flag"`     // --time-budget was given
-	SpentSeconds       float64 `json:"spent_seconds"`        // wall time of all rounds
-	Stop               string  `json:"stop"`                 // a Stop* value
-	NextRoundSeconds   float64 `json:"next_round_seconds"`   // predicted cost of the round not run (StopBudget)
-	DecidingWriteSizes []int64 `json:"deciding_write_sizes"` // sizes the last round ran
-}
 
 // autoRounds plans an adaptive sweep's rounds from what has been measured.
 type autoRounds struct {
@@ -217,6 +189,15 @@ func Foresee(c Config, samples []Sample, round int) []int64 {
 	a := &autoRounds{cfg: c}
 	runs := a.runs(samples)
 	return a.wanted(runs, knee.EstimateKnee(runs, c.fraction()), round)
+}
+
+// Foreseer is Foresee for c, as a progress display takes it; nil for a
+// plan of fixed rounds.
+func (c Config) Foreseer() func([]Sample, int) []int64 {
+	if !c.Auto {
+		return nil
+	}
+	return func(samples []Sample, round int) []int64 { return Foresee(c, samples, round) }
 }
 
 func (a *autoRounds) stop(why string) []int64 {

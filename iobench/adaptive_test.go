@@ -9,6 +9,7 @@ import (
 
 	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // roundSamples is one round of the sizes at rates from curve, with
@@ -61,7 +62,7 @@ func TestAutoRoundsQuietCurve(t *testing.T) {
 		t.Errorf("round 1 ran %d sizes, want all %d", len(rounds[0]), len(cfg.Sizes))
 	}
 	// Round 2 covers the knee (256 KiB) +- aroundKnee steps.
-	want := PowersOfTwo(64<<10, 1<<20)
+	want := units.PowersOfTwo(64<<10, 1<<20)
 	if !slices.Equal(rounds[1], want) {
 		t.Errorf("round 2 sizes %v, want %v", rounds[1], want)
 	}

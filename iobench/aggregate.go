@@ -7,15 +7,6 @@ import (
 	"github.com/iobench/iobench/knee"
 )
 
-// RankSpread is how one run's throughput varied across ranks.
-type RankSpread struct {
-	Run
-	MinMiBPerSec    float64 `json:"min_mib_per_s"`
-	MedianMiBPerSec float64 `json:"median_mib_per_s"`
-	MaxMiBPerSec    float64 `json:"max_mib_per_s"`
-	SlowestRank     int     `json:"slowest_rank"`
-}
-
 // Aggregate combines the samples of several ranks, run by run (all ranks
 // ran the same plan), the way IOR does: all bytes over the span from the
 // earliest start to the latest end. perRank[i] holds rank i's samples.

@@ -99,9 +99,9 @@ func randomAt(dst []byte, seed uint64, off int64) {
 	}
 }
 
-// fill writes the pattern's native-order bytes for source elements
+// fillPattern writes the pattern's native-order bytes for source elements
 // first, first+1, ... into dst.
-func (p DataPattern) fill(dst []byte, t convert.Type, first int64, seed uint64) {
+func fillPattern(p DataPattern, dst []byte, t convert.Type, first int64, seed uint64) {
 	switch p {
 	case DataRandom:
 		fillRandom(dst, seed, first*int64(t.Size()))
@@ -113,10 +113,10 @@ func (p DataPattern) fill(dst []byte, t convert.Type, first int64, seed uint64) 
 	}
 }
 
-// expect writes into dst the bytes a file of element type t in byte order
+// expectPattern writes into dst the bytes a file of element type t in byte order
 // o holds for source element v of the pattern: computed afresh, not read
 // from the source, so verification checks the source and the conversion.
-func (p DataPattern) expect(dst []byte, t convert.Type, o convert.Order, v int64, seed uint64) {
+func expectPattern(p DataPattern, dst []byte, t convert.Type, o convert.Order, v int64, seed uint64) {
 	switch p {
 	case DataRandom:
 		randomAt(dst, seed, v*int64(t.Size()))

@@ -17,7 +17,7 @@ func BenchmarkFillRandom(b *testing.B) {
 			b.SetBytes(int64(len(buf)))
 			for range b.N {
 				for off := 0; off < len(buf); off += fillChunk {
-					p.fill(buf[off:off+fillChunk], convert.Float64, int64(off/8), 1)
+					fillPattern(p, buf[off:off+fillChunk], convert.Float64, int64(off/8), 1)
 				}
 			}
 		})

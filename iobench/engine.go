@@ -36,40 +36,6 @@ type Decider interface {
 	Decide(samples []Sample, decide func([]Sample) []int64) ([]int64, error)
 }
 
-// Result is what a sweep measured, kept even when it fails part way.
-type Result struct {
-	Samples          []Sample          `json:"samples"`
-	WarmupRan        bool              `json:"warmup_ran"`
-	KeptFile         string            `json:"kept_file,omitempty"`
-	ConvertMiBPerSec map[int64]float64 `json:"convert_mib_per_s,omitempty"` // in-memory pack speed per write size
-	Adaptive         *Adaptive         `json:"adaptive,omitempty"`          // what --repeat auto did
-	Incomplete       bool              `json:"incomplete"`
-	LeftFiles        []LeftFile        `json:"left_files,omitempty"` // data files that could not be removed
-	Verified         *Verified         `json:"verified,omitempty"`   // what --verify read back and checked
-	// Variants names the variants of an interleaved sweep in plan order,
-	// the reference first; nil for a sweep of one.
-	Variants []string `json:"variants,omitempty"`
-	// VariantConvertMiBPerSec is each named variant's in-memory pack
-	// speed per write size (ConvertMiBPerSec is the first variant's).
-	VariantConvertMiBPerSec map[string]map[int64]float64 `json:"variant_convert_mib_per_s,omitempty"`
-	// Jobs is how the writers of a sweep with Config.Jobs above 1 did:
-	// Samples are then their aggregates, run by run.
-	Jobs *JobsResult `json:"jobs,omitempty"`
-}
-
-// Verified counts what --verify read back and found as written.
-type Verified struct {
-	Files    int64 `json:"files"`
-	Elements int64 `json:"elements"`
-	Bytes    int64 `json:"bytes"`
-}
-
-// LeftFile is a data file iobench created and could not remove.
-type LeftFile struct {
-	Path string `json:"path"`
-	Err  string `json:"error"`
-}
-
 // LeftFilesError fails a sweep that measured everything but could not
 // remove some of its data files.
 type LeftFilesError struct{ Files []LeftFile }

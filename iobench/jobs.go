@@ -16,14 +16,6 @@ import (
 // same step. The result aggregates the jobs run by run (Aggregate): all
 // bytes over the span from the earliest start to the latest end.
 
-// JobsResult is how the writers of a sweep with several jobs did.
-type JobsResult struct {
-	Jobs       int  `json:"jobs"`
-	SharedFile bool `json:"shared_file"` // one file, a segment per job
-	// PerJob is each run's spread across the jobs (SlowestRank is a job).
-	PerJob []RankSpread `json:"per_job"`
-}
-
 // JobFailure is one job's error.
 type JobFailure struct {
 	Job int

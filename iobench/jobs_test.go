@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testwait"
 	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/units"
 )
 
 // TestJobsAggregateAsRanksDo: two jobs write their own files at once;
@@ -176,7 +178,7 @@ func TestJobsRealDirectory(t *testing.T) {
 	dir := t.TempDir()
 	c := smallConfig()
 	c.Dir, c.Jobs = dir, 2
-	c.Count, c.Sizes = 4096, PowersOfTwo(1024, 8192)
+	c.Count, c.Sizes = 4096, units.PowersOfTwo(1024, 8192)
 	c.Auto, c.Repeat, c.Order, c.TimeBudget = true, MinAutoRounds, Shuffled, 10*time.Second
 	res, err := (&Runner{Config: c, FS: OSFS{Dir: dir}}).Run(t.Context())
 	if err != nil {

@@ -40,7 +40,7 @@ func stalledRun(t *testing.T, calls, stall int, all bool) (*Latency, bool) {
 		}
 	}
 	l.end()
-	h := l.hist.latency()
+	h := l.hist.Latency()
 	if h.Calls != int64(calls) || h.MaxBoundNs < int64(pause) || h.MaxBoundNs < h.MaxNs {
 		t.Errorf("%d calls, write %d paused %v: calls %d, max %d ns, bound %d ns; want the bound to cover the pause",
 			calls, stall, pause, h.Calls, h.MaxNs, h.MaxBoundNs)

@@ -8,9 +8,10 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/record"
 )
 
 // A data file's name says who made it: host, process and a random part,
@@ -34,19 +35,7 @@ func nameHost() string {
 	if err != nil || h == "" {
 		return "unknown"
 	}
-	return FileNameHost(h)
-}
-
-// FileNameHost is a host name as it appears in data file names: only
-// letters, digits, '.' and '_' ('-' would make the name ambiguous).
-func FileNameHost(h string) string {
-	return strings.Map(func(c rune) rune {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.':
-			return c
-		}
-		return '_'
-	}, h)
+	return record.FileNameHost(h)
 }
 
 // LeftoverState is what a leftover data file's run is known to be.

@@ -136,7 +136,7 @@ func BenchmarkLatencyRecorder(b *testing.B) {
 					l.stop()
 				}
 			}
-			b.ReportMetric(float64(l.hist.timed)/float64(l.hist.calls), "timed/call")
+			b.ReportMetric(float64(l.hist.Timed)/float64(l.hist.Calls), "timed/call")
 			b.ReportMetric(float64(tc.clock), "clock-ns")
 		})
 	}

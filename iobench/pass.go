@@ -55,7 +55,7 @@ func (p *pass) time(run Run, open func() (File, error), move func(*pass, File, *
 	s.End = time.Now()
 	s.Seconds = s.End.Sub(s.Start).Seconds()
 	if p.lat != nil {
-		s.Latency = p.lat.hist.latency()
+		s.Latency = p.lat.hist.Latency()
 	}
 	p.moved.Store(0)
 	return s, err
@@ -125,7 +125,7 @@ func (p *pass) write(f File, s *Sample) error {
 		// The block's first element carries its own offset, outside the
 		// timing; the window it was written from is put back after.
 		copy(saved[:es], chunk[:es])
-		d.src.pattern.expect(chunk[:es], p.cfg.Type, p.cfg.Convert, d.src.unwrapped(first), d.src.seed)
+		expectPattern(d.src.pattern, chunk[:es], p.cfg.Type, p.cfg.Convert, d.src.unwrapped(first), d.src.seed)
 		err := writeTimed(f, chunk, s, p.lat)
 		copy(chunk[:es], saved[:es])
 		return err

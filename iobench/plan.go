@@ -11,16 +11,6 @@ import (
 	"github.com/iobench/iobench/convert"
 )
 
-// Run is one timed pass over the data with one write (or read) size.
-type Run struct {
-	Mode      Mode  `json:"mode"` // ModeWrite or ModeRead
-	WriteSize int64 `json:"write_size"`
-	Round     int   `json:"round"` // 1-based
-	Seq       int   `json:"seq"`   // 1-based position in the sweep
-	// Variant names the Variant the run writes; "" in a sweep of one.
-	Variant string `json:"variant,omitempty"`
-}
-
 // Plan lists the runs of a sweep with a fixed number of rounds: Repeat
 // rounds, each visiting every size once in the configured order; with
 // ModeBoth a read follows each write. Adaptive sweeps (Auto) plan each
@@ -98,17 +88,6 @@ func roundOrder(order Order, pairs []variantSize, rng *rand.Rand) []variantSize 
 		rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
 	}
 	return pairs
-}
-
-// Directions are the run directions of a mode: both has write and read.
-func (m Mode) Directions() []Mode {
-	switch m {
-	case ModeRead:
-		return []Mode{ModeRead}
-	case ModeBoth:
-		return []Mode{ModeWrite, ModeRead}
-	}
-	return []Mode{ModeWrite}
 }
 
 // planKey is what PlanKey encodes. Runs is a digest of Plan(c), so a

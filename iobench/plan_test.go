@@ -11,11 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/units"
 )
 
 func TestPlanRoundsVisitEverySizeOnce(t *testing.T) {
 	c := DefaultConfig()
-	c.Sizes = PowersOfTwo(1024, 1<<20)
+	c.Sizes = units.PowersOfTwo(1024, 1<<20)
 	c.Repeat, c.Order, c.Seed = 3, Shuffled, 42
 	runs := Plan(c)
 	if len(runs) != 3*len(c.Sizes) {
@@ -64,9 +65,9 @@ func TestPlanOrders(t *testing.T) {
 }
 
 func TestPowersOfTwo(t *testing.T) {
-	got := PowersOfTwo(1<<10, 1<<26)
+	got := units.PowersOfTwo(1<<10, 1<<26)
 	if len(got) != 17 || got[0] != 1024 || got[16] != 1<<26 {
-		t.Errorf("PowersOfTwo(2^10, 2^26) = %v, want 17 sizes from 1024 to 67108864", got)
+		t.Errorf("units.PowersOfTwo(2^10, 2^26) = %v, want 17 sizes from 1024 to 67108864", got)
 	}
 }
 
@@ -123,7 +124,7 @@ var planKeyExempt = map[string]string{
 // ranks' plan check and hang a job.
 func TestPlanKeyCoversEveryField(t *testing.T) {
 	base := DefaultConfig()
-	base.Sizes, base.Repeat, base.Order, base.Seed, base.Mode = PowersOfTwo(1024, 8192), 2, Shuffled, 42, ModeBoth
+	base.Sizes, base.Repeat, base.Order, base.Seed, base.Mode = units.PowersOfTwo(1024, 8192), 2, Shuffled, 42, ModeBoth
 	planFields := map[string]bool{"Sizes": true, "Repeat": true, "Order": true, "Seed": true, "Mode": true}
 	typ := reflect.TypeFor[Config]()
 	for i := range typ.NumField() {

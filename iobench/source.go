@@ -85,7 +85,7 @@ func (s *source) fillStoppable(dst []byte, t convert.Type, stop func() bool, pro
 			return ErrInterrupted
 		}
 		end := min(off+chunk, int64(len(dst)))
-		s.pattern.fill(dst[off:end], t, off/elem, s.seed)
+		fillPattern(s.pattern, dst[off:end], t, off/elem, s.seed)
 		progress(end)
 	}
 	return nil

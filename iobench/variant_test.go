@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/units"
 )
 
 func endianVariants() []Variant {
@@ -41,7 +42,7 @@ func TestNewVariantsNamesWhatDiffers(t *testing.T) {
 // and the seed reproduces the plan.
 func TestPlanRoundsVisitEveryVariantAndSizeOnce(t *testing.T) {
 	c := DefaultConfig()
-	c.Sizes = PowersOfTwo(1024, 1<<16)
+	c.Sizes = units.PowersOfTwo(1024, 1<<16)
 	c.Variants = endianVariants()
 	c.Repeat, c.Order, c.Seed = 4, Shuffled, 7
 	runs := Plan(c)
@@ -100,7 +101,7 @@ func TestPlanRoundsVisitEveryVariantAndSizeOnce(t *testing.T) {
 // variants existed, so a recorded seed still gives its order.
 func TestPlanWithoutVariantsIsUnchanged(t *testing.T) {
 	c := DefaultConfig()
-	c.Sizes = PowersOfTwo(1024, 1<<20)
+	c.Sizes = units.PowersOfTwo(1024, 1<<20)
 	c.Order, c.Seed = Shuffled, 42
 	sizes := slices.Clone(c.Sizes)
 	PlanRand(c).Shuffle(len(sizes), func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
@@ -243,7 +244,7 @@ func TestVariantValidation(t *testing.T) {
 func TestAdaptiveRoundsFollowTheFirstVariant(t *testing.T) {
 	m := newMemFS()
 	c := smallConfig()
-	c.Count, c.Sizes = 4096, PowersOfTwo(1024, 8192)
+	c.Count, c.Sizes = 4096, units.PowersOfTwo(1024, 8192)
 	c.Variants = endianVariants()
 	c.Auto, c.Repeat, c.Order = true, MinAutoRounds, Shuffled
 	res, err := (&Runner{Config: c, FS: m}).Run(t.Context())

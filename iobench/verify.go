@@ -37,7 +37,7 @@ func (d *variantData) verify(f File, path string, elems int64) error {
 			return wrapOp("read for verify", err)
 		}
 		for i := int64(0); i < n; i++ {
-			d.src.pattern.expect(want, d.cfg.Type, d.cfg.Convert, d.expected(first+i), d.src.seed)
+			expectPattern(d.src.pattern, want, d.cfg.Type, d.cfg.Convert, d.expected(first+i), d.src.seed)
 			got := buf[i*es : (i+1)*es]
 			if !bytes.Equal(want, got) {
 				return &VerifyError{Path: path, Offset: (first + i) * es, Expected: want, Found: bytes.Clone(got)}

@@ -112,7 +112,7 @@ func (p Profile) applySweep(cfg *iobench.Config, fs fsinfo.Info, isSet Overrides
 			notes = append(notes, note)
 		}
 	}
-	cfg.Sizes = iobench.PowersOfTwo(min(lo, hi), hi)
+	cfg.Sizes = units.PowersOfTwo(min(lo, hi), hi)
 	return notes, nil
 }
 

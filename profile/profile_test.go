@@ -15,6 +15,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/units"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -105,7 +106,7 @@ func TestAutoApply(t *testing.T) {
 			name: "gpfs 16 MiB block size sweeps to 64 MiB", fs: gpfs16,
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(kib, 64*mib)
+				c.Sizes = units.PowersOfTwo(kib, 64*mib)
 				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: f_bsize 16 MiB -> sweeping to 64 MiB"},
@@ -115,7 +116,7 @@ func TestAutoApply(t *testing.T) {
 			fs:       fsinfo.Info{Magic: fsinfo.MagicGPFS, BlockSize: 32 * mib},
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
+				c.Sizes = units.PowersOfTwo(kib, 128*mib)
 				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: f_bsize 32 MiB -> sweeping to 128 MiB"},
@@ -124,7 +125,7 @@ func TestAutoApply(t *testing.T) {
 			name: "gpfs block size not a power of two rounds up",
 			fs:   fsinfo.Info{Magic: fsinfo.MagicGPFS, BlockSize: 24 * mib, Type: "gpfs", MagicHex: "0x47504653"},
 			want: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
+				c.Sizes = units.PowersOfTwo(kib, 128*mib)
 				autoRounds(c)
 			},
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
@@ -133,10 +134,10 @@ func TestAutoApply(t *testing.T) {
 		{
 			name: "gpfs explicit --max wins, with a note", fs: gpfs16,
 			set:      []string{"max"},
-			flagsCfg: func(c *iobench.Config) { c.Sizes = iobench.PowersOfTwo(kib, mib) },
+			flagsCfg: func(c *iobench.Config) { c.Sizes = units.PowersOfTwo(kib, mib) },
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(kib, mib)
+				c.Sizes = units.PowersOfTwo(kib, mib)
 				autoRounds(c)
 			},
 			wantNotes: []string{"gpfs: keeping --max 1 MiB, though f_bsize 16 MiB would sweep to 64 MiB; the knee may lie beyond --max"},
@@ -145,11 +146,11 @@ func TestAutoApply(t *testing.T) {
 			name: "gpfs explicit --min, --repeat 1 and --fsync=false win", fs: gpfs16,
 			set: []string{"min", "repeat", "fsync"},
 			flagsCfg: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(64*kib, 64*mib)
+				c.Sizes = units.PowersOfTwo(64*kib, 64*mib)
 			},
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
-				c.Sizes = iobench.PowersOfTwo(64*kib, 64*mib)
+				c.Sizes = units.PowersOfTwo(64*kib, 64*mib)
 			},
 			wantNotes: []string{"gpfs: f_bsize 16 MiB -> sweeping to 64 MiB"},
 		},
@@ -171,7 +172,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "gpfs", wantWhy: "auto: file system type gpfs (f_type 0x47504653)",
 			want: func(c *iobench.Config) {
 				c.Count = 32 * mib / 8
-				c.Sizes = iobench.PowersOfTwo(kib, 32*mib)
+				c.Sizes = units.PowersOfTwo(kib, 32*mib)
 				autoRounds(c)
 			},
 			wantNotes: []string{
@@ -215,7 +216,7 @@ func TestAutoApply(t *testing.T) {
 			wantName: "nfs", wantWhy: "auto: file system type nfs (f_type 0x6969)",
 			want: func(c *iobench.Config) {
 				autoRounds(c)
-				c.Sizes = iobench.PowersOfTwo(kib, 128*mib)
+				c.Sizes = units.PowersOfTwo(kib, 128*mib)
 			},
 			wantNotes: []string{"nfs: wsize 32 MiB -> sweeping to 128 MiB"},
 		},
@@ -247,7 +248,7 @@ func TestAutoApply(t *testing.T) {
 			flagsCfg: func(c *iobench.Config) { c.Count = 1_000_000 },
 			wantName: "generic", wantWhy: "auto: file system type unknown (f_type 0x12345678) has no profile; using generic",
 			want: func(c *iobench.Config) {
-				c.Count, c.Sizes = 1_000_000, iobench.PowersOfTwo(kib, 4*mib)
+				c.Count, c.Sizes = 1_000_000, units.PowersOfTwo(kib, 4*mib)
 				c.Auto, c.Repeat, c.Order = true, 3, iobench.Shuffled
 			},
 			wantNotes: []string{"generic: the data per run is only 8000000 B; sweeping to 4 MiB instead of 64 MiB (raise --count or --size to go further)"},
@@ -380,7 +381,7 @@ func TestGfortranPR91030(t *testing.T) {
 			set:      []string{"size"},
 			flagsCfg: func(c *iobench.Config) { c.Count = 256 * mib / 8 },
 			want: func(c *iobench.Config) {
-				c.Count, c.Sizes = 256*mib/8, iobench.PowersOfTwo(8*kib, 256*mib)
+				c.Count, c.Sizes = 256*mib/8, units.PowersOfTwo(8*kib, 256*mib)
 			},
 			wantNotes: []string{"gfortran-pr91030: the data per run is only 256 MiB; sweeping to 256 MiB instead of 512 MiB (raise --count or --size to go further)"},
 		},
@@ -403,7 +404,7 @@ func TestGfortranPR91030(t *testing.T) {
 				t.Fatalf("Apply: %v", err)
 			}
 			want := iobench.DefaultConfig()
-			want.Sizes = iobench.PowersOfTwo(8*kib, 512*mib)
+			want.Sizes = units.PowersOfTwo(8*kib, 512*mib)
 			want.Count, want.Repeat, want.Order = 250_000_000, 1, iobench.Ascending
 			want.Sync, want.Fsync, want.Warmup, want.Source = iobench.SyncAll, false, true, iobench.SourceArray
 			tt.want(&want)

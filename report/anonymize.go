@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 // Placeholders Anonymize puts in place of what identifies a site.
@@ -49,7 +49,7 @@ func Anonymize(r *Report, user string) *Report {
 	out.KeptFile = a.text(r.KeptFile)
 	out.LeftFiles = nil
 	for _, l := range r.LeftFiles {
-		out.LeftFiles = append(out.LeftFiles, iobench.LeftFile{Path: a.text(l.Path), Err: a.text(l.Err)})
+		out.LeftFiles = append(out.LeftFiles, record.LeftFile{Path: a.text(l.Path), Err: a.text(l.Err)})
 	}
 	out.Warnings = a.texts(r.Warnings)
 	out.Error = a.text(r.Error)
@@ -127,7 +127,7 @@ func (a *anonymizer) addHost(h string) {
 	if short, _, ok := strings.Cut(h, "."); ok && short != "" && a.words[short] == "" {
 		a.words[short] = ph
 	}
-	if inName := iobench.FileNameHost(h); a.words[inName] == "" { // as data file names spell it
+	if inName := record.FileNameHost(h); a.words[inName] == "" { // as data file names spell it
 		a.words[inName] = ph
 	}
 }

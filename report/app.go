@@ -8,8 +8,8 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/workload"
 )
 
@@ -178,7 +178,7 @@ func (r *Report) CostCurve(stdioBuffer int64) advice.CostCurve {
 		first = r.Variants[0].Name
 	}
 	for _, row := range r.Results {
-		if row.Mode != iobench.ModeWrite || row.Variant != first || !(row.MiBPerSec > 0) {
+		if row.Mode != record.ModeWrite || row.Variant != first || !(row.MiBPerSec > 0) {
 			continue
 		}
 		lo, hi := row.CILow, row.CIHigh

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
 
 // reportJSON is a Report's JSON document, field by field in the order
@@ -16,11 +16,11 @@ type reportJSON struct {
 	Header
 	Config         Config                 `json:"config"`
 	WarmupRan      bool                   `json:"warmup_ran"`
-	Results        []iobench.SizeResult   `json:"results"`
+	Results        []record.SizeResult    `json:"results"`
 	Knee           knee.Estimate          `json:"knee"`
 	ReadKnee       *knee.Estimate         `json:"read_knee,omitempty"`
 	KneeStability  *knee.Spread           `json:"knee_stability,omitempty"`
-	Adaptive       *iobench.Adaptive      `json:"adaptive,omitempty"`
+	Adaptive       *record.Adaptive       `json:"adaptive,omitempty"`
 	Recommendation *advice.Recommendation `json:"recommendation,omitempty"`
 	Verdict        Verdict                `json:"verdict"`
 	MPI            *MPI                   `json:"mpi,omitempty"`
@@ -28,8 +28,8 @@ type reportJSON struct {
 	Variants       []VariantResult        `json:"variants,omitempty"`
 	Ratios         []VariantRatio         `json:"ratios,omitempty"`
 	KeptFile       string                 `json:"kept_file,omitempty"`
-	LeftFiles      []iobench.LeftFile     `json:"left_files,omitempty"`
-	Verified       *iobench.Verified      `json:"verified,omitempty"`
+	LeftFiles      []record.LeftFile      `json:"left_files,omitempty"`
+	Verified       *record.Verified       `json:"verified,omitempty"`
 	Warnings       []string               `json:"warnings"`
 	Incomplete     bool                   `json:"incomplete"`
 	Error          string                 `json:"error,omitempty"`

@@ -1,8 +1,6 @@
 package report
 
-import (
-	"github.com/iobench/iobench/iobench"
-)
+import "github.com/iobench/iobench/record"
 
 // Jobs describes a sweep with --jobs: several writers in one process.
 // Each sample in Results is then the aggregate of one run over all jobs,
@@ -14,7 +12,7 @@ type Jobs struct {
 	PerJob     JobRuns `json:"per_job"`     // per-run spread across jobs
 }
 
-func newJobs(j *iobench.JobsResult) *Jobs {
+func newJobs(j *record.JobsResult) *Jobs {
 	if j == nil {
 		return nil
 	}

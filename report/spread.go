@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 // WriterRun is the spread of one run's throughputs across its writers:
@@ -24,7 +24,7 @@ type WriterRun struct {
 
 // NewWriterRuns are the spreads the engine measured, as the report
 // keeps them.
-func NewWriterRuns(spread []iobench.RankSpread) []WriterRun {
+func NewWriterRuns(spread []record.RankSpread) []WriterRun {
 	out := make([]WriterRun, len(spread))
 	for i, s := range spread {
 		out[i] = WriterRun{Variant: s.Variant, Mode: string(s.Mode), WriteSize: s.WriteSize, Round: s.Round,

@@ -7,8 +7,8 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
 
 // Summary is what a sweep's samples say: the rows by size, the knees
@@ -16,7 +16,7 @@ import (
 // recommendation with how to apply it, and the warnings these call for.
 // Summarize derives it; renderers only read it.
 type Summary struct {
-	Results        []iobench.SizeResult
+	Results        []record.SizeResult
 	Knee           knee.Estimate
 	ReadKnee       *knee.Estimate // when a sweep measured both directions
 	KneeStability  *knee.Spread   // with MinStabilityRounds full rounds or more
@@ -62,8 +62,8 @@ const MinStabilityRounds = 3
 // file system fs, its how-to-apply block for the runtimes applyFor names
 // (advice.ParseRuntimes names; empty: every one that applies). sweep and
 // analyze both call it, so the same samples give the same report.
-func Summarize(res *iobench.Result, c Config, fs fsinfo.Info, applyFor []string) Summary {
-	s := Summary{Results: iobench.Summarize(res)}
+func Summarize(res *record.Result, c Config, fs fsinfo.Info, applyFor []string) Summary {
+	s := Summary{Results: record.Summarize(res)}
 	s.Variants = variantCurves(res, c, s.Results)
 	// An interleaved sweep's knee and recommendation are its first
 	// variant's; each variant's curve is in Variants.
@@ -83,7 +83,7 @@ func Summarize(res *iobench.Result, c Config, fs fsinfo.Info, applyFor []string)
 
 // curveOf is the knees of the curve of rows, the variant name ("" for a
 // sweep of one), and how its knee moves between the rounds of res.
-func curveOf(name string, rows []iobench.SizeResult, res *iobench.Result, c Config) VariantResult {
+func curveOf(name string, rows []record.SizeResult, res *record.Result, c Config) VariantResult {
 	v := VariantResult{Name: name}
 	v.Knee, v.ReadKnee = knees(rows, c)
 	samples := res.Samples
@@ -102,13 +102,13 @@ func curveOf(name string, rows []iobench.SizeResult, res *iobench.Result, c Conf
 
 // knees are the knee of the primary direction, and of reads when a sweep
 // measured both, of rows.
-func knees(rows []iobench.SizeResult, c Config) (knee.Estimate, *knee.Estimate) {
-	k := knee.EstimateKnee(Runs(rows, iobench.ModeWrite), c.KneeFraction)
-	if c.Mode == string(iobench.ModeWrite) {
+func knees(rows []record.SizeResult, c Config) (knee.Estimate, *knee.Estimate) {
+	k := knee.EstimateKnee(Runs(rows, record.ModeWrite), c.KneeFraction)
+	if c.Mode == string(record.ModeWrite) {
 		return k, nil
 	}
-	rk := knee.EstimateKnee(Runs(rows, iobench.ModeRead), c.KneeFraction)
-	if c.Mode == string(iobench.ModeRead) {
+	rk := knee.EstimateKnee(Runs(rows, record.ModeRead), c.KneeFraction)
+	if c.Mode == string(record.ModeRead) {
 		return rk, nil
 	}
 	return k, &rk
@@ -118,7 +118,7 @@ func knees(rows []iobench.SizeResult, c Config) (knee.Estimate, *knee.Estimate) 
 // (a flat curve has none, and read advice sets no write buffer), the
 // settings of the runtimes applyFor names.
 func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
-	if !rec.Applicable() || c.PrimaryMode() != iobench.ModeWrite {
+	if !rec.Applicable() || c.PrimaryMode() != record.ModeWrite {
 		return nil
 	}
 	buf := rec.BufferSize
@@ -150,7 +150,7 @@ func summaryWarnings(k knee.Estimate) []Warning {
 // round order, for the rounds that measured every size: each is a full
 // sweep with its own knee. Rounds that measured only some sizes (adaptive
 // rounds, an interrupted sweep) are left out.
-func FullRoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point {
+func FullRoundCurves(samples []record.Sample, mode record.Mode) [][]knee.Point {
 	byRound := map[int][]knee.Point{}
 	sizes := map[int64]bool{}
 	for _, s := range samples {
@@ -169,7 +169,7 @@ func FullRoundCurves(samples []iobench.Sample, mode iobench.Mode) [][]knee.Point
 }
 
 // Runs are every run of one direction, by size, for the knee estimate.
-func Runs(rows []iobench.SizeResult, mode iobench.Mode) []knee.Runs {
+func Runs(rows []record.SizeResult, mode record.Mode) []knee.Runs {
 	out := make([]knee.Runs, 0, len(rows))
 	for _, row := range rows {
 		if row.Mode != mode {

@@ -8,8 +8,10 @@ import (
 
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
+	"github.com/iobench/iobench/units"
 )
 
 func TestKneeWithUnequalBytesPerRun(t *testing.T) {
@@ -28,8 +30,8 @@ func TestSummarizeStability(t *testing.T) {
 		t.Errorf("knees by round (-want +got):\n%s", diff)
 	}
 	r.Config.Repeat = 2
-	r.SetResult(&iobench.Result{Samples: fixture.Samples(r.Config, []iobench.Mode{iobench.ModeWrite},
-		func(iobench.Mode, int64) float64 { return 100 })})
+	r.SetResult(&record.Result{Samples: fixture.Samples(r.Config, []record.Mode{record.ModeWrite},
+		func(record.Mode, int64) float64 { return 100 })})
 	if r.KneeStability != nil {
 		t.Errorf("KneeStability = %+v after 2 rounds, want nil", r.KneeStability)
 	}
@@ -38,10 +40,10 @@ func TestSummarizeStability(t *testing.T) {
 // TestFullRoundCurves: only rounds that measured every size count; a
 // partial round (adaptive, or interrupted) and other directions do not.
 func TestFullRoundCurves(t *testing.T) {
-	s := func(round int, size int64) iobench.Sample {
-		return iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: iobench.MiB}
+	s := func(round int, size int64) record.Sample {
+		return record.Sample{Run: record.Run{Mode: record.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: record.MiB}
 	}
-	got := report.FullRoundCurves([]iobench.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: iobench.Run{Mode: iobench.ModeRead, Round: 4}}}, iobench.ModeWrite)
+	got := report.FullRoundCurves([]record.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: record.Run{Mode: record.ModeRead, Round: 4}}}, record.ModeWrite)
 	full := []knee.Point{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}
 	want := [][]knee.Point{full, {full[1], full[0]}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -56,8 +58,8 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 	r := fixture.Ext4()
 	r.Config.Repeat = 1
 	r.Warnings = append(r.Warnings, "launcher: something")
-	res := &iobench.Result{Samples: fixture.Samples(r.Config, []iobench.Mode{iobench.ModeWrite},
-		func(_ iobench.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
+	res := &record.Result{Samples: fixture.Samples(r.Config, []record.Mode{record.ModeWrite},
+		func(_ record.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
 	r.SetResult(res)
 	if len(r.Summary.Warnings) != 1 || r.Summary.Warnings[0].Kind != report.WarnKneeNotEstablished {
 		t.Fatalf("one round: summary warnings %+v, want the knee not established", r.Summary.Warnings)
@@ -82,15 +84,15 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 // NewConfig spells the plan out: enums as words, sizes in bytes.
 func TestNewConfig(t *testing.T) {
 	c := iobench.DefaultConfig()
-	c.Sizes = iobench.PowersOfTwo(4<<10, 1<<20)
+	c.Sizes = units.PowersOfTwo(4<<10, 1<<20)
 	c.KneeFraction = 0.9
-	got := report.NewConfig(c)
+	got := c.Record()
 	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != string(c.Mode) ||
 		got.Order != string(c.Order) || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
 		t.Errorf("NewConfig(DefaultConfig) = %+v", got)
 	}
 	c.KneeFraction = 0
-	if got := report.NewConfig(c); got.KneeFraction != knee.DefaultFraction {
+	if got := c.Record(); got.KneeFraction != knee.DefaultFraction {
 		t.Errorf("a plan without a knee fraction is reported with %v, want the default %v", got.KneeFraction, knee.DefaultFraction)
 	}
 }

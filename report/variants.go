@@ -4,20 +4,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
-
-// ConfigVariant is one variant of an interleaved sweep (--convert,
-// --type or --direct lists) as the plan had it.
-type ConfigVariant struct {
-	Name        string `json:"name"` // "convert=big-endian"
-	ElementType string `json:"element_type"`
-	ElementSize int64  `json:"element_size"`
-	Count       int64  `json:"count"` // elements per run: the same bytes as every variant
-	Convert     string `json:"convert"`
-	Direct      bool   `json:"direct"`
-}
 
 // VariantResult is one variant's curve: the knee of its rows, as a sweep
 // of that variant alone would report it.
@@ -33,12 +22,12 @@ type VariantResult struct {
 // of both (knee.CompareGain, benchmath's order statistics), and the
 // Mann-Whitney U test of the two sets of runs.
 type VariantRatio struct {
-	Variant   string       `json:"variant"`
-	Mode      iobench.Mode `json:"mode"`
-	WriteSize int64        `json:"write_size"`
-	Ratio     float64      `json:"ratio"`
-	CILow     float64      `json:"ci_low"`
-	CIHigh    float64      `json:"ci_high"`
+	Variant   string      `json:"variant"`
+	Mode      record.Mode `json:"mode"`
+	WriteSize int64       `json:"write_size"`
+	Ratio     float64     `json:"ratio"`
+	CILow     float64     `json:"ci_low"`
+	CIHigh    float64     `json:"ci_high"`
 	// CIConfidence is the confidence of the interval: at least the product
 	// of both medians' (0 with one run of either: no interval).
 	CIConfidence float64 `json:"ci_confidence"`
@@ -50,25 +39,13 @@ type VariantRatio struct {
 	FirstRuns int  `json:"first_runs"` // runs of the first variant
 }
 
-// NewConfigVariants describes the variants of a plan; nil for a sweep of
-// one.
-func NewConfigVariants(c iobench.Config) []ConfigVariant {
-	var out []ConfigVariant
-	for _, v := range c.Variants {
-		vc := c.ForVariant(v)
-		out = append(out, ConfigVariant{Name: v.Name, ElementType: v.Type.String(), ElementSize: vc.ElemSize(),
-			Count: vc.Count, Convert: v.Convert.String(), Direct: v.Direct})
-	}
-	return out
-}
-
 // VariantRows are the rows of one variant, in order.
-func VariantRows(rows []iobench.SizeResult, variant string) []iobench.SizeResult {
-	return keep(rows, func(r iobench.SizeResult) bool { return r.Variant == variant })
+func VariantRows(rows []record.SizeResult, variant string) []record.SizeResult {
+	return keep(rows, func(r record.SizeResult) bool { return r.Variant == variant })
 }
 
-func variantSamples(samples []iobench.Sample, variant string) []iobench.Sample {
-	return keep(samples, func(s iobench.Sample) bool { return s.Variant == variant })
+func variantSamples(samples []record.Sample, variant string) []record.Sample {
+	return keep(samples, func(s record.Sample) bool { return s.Variant == variant })
 }
 
 // keep is the elements of xs for which ok holds, in a new slice.
@@ -84,7 +61,7 @@ func keep[T any](xs []T, ok func(T) bool) []T {
 
 // variantNames are the variants in plan order: the result's, else those
 // the plan lists (a report read back), else those its rows name.
-func variantNames(res *iobench.Result, c Config, rows []iobench.SizeResult) []string {
+func variantNames(res *record.Result, c Config, rows []record.SizeResult) []string {
 	if len(res.Variants) > 0 {
 		return res.Variants
 	}
@@ -93,7 +70,7 @@ func variantNames(res *iobench.Result, c Config, rows []iobench.SizeResult) []st
 		out = append(out, v.Name)
 	}
 	for _, row := range rows {
-		if row.Variant != "" && iobench.VariantRank(out, row.Variant) == len(out) {
+		if row.Variant != "" && record.VariantRank(out, row.Variant) == len(out) {
 			out = append(out, row.Variant)
 		}
 	}
@@ -102,7 +79,7 @@ func variantNames(res *iobench.Result, c Config, rows []iobench.SizeResult) []st
 
 // variantCurves are the curves of an interleaved sweep's variants, in
 // plan order; nil for a sweep of one.
-func variantCurves(res *iobench.Result, c Config, rows []iobench.SizeResult) []VariantResult {
+func variantCurves(res *record.Result, c Config, rows []record.SizeResult) []VariantResult {
 	var out []VariantResult
 	for _, name := range variantNames(res, c, rows) {
 		out = append(out, curveOf(name, VariantRows(rows, name), res, c))
@@ -111,7 +88,7 @@ func variantCurves(res *iobench.Result, c Config, rows []iobench.SizeResult) []V
 }
 
 // variantRatios are each later variant over the first, size by size.
-func variantRatios(variants []VariantResult, rows []iobench.SizeResult, fraction float64) []VariantRatio {
+func variantRatios(variants []VariantResult, rows []record.SizeResult, fraction float64) []VariantRatio {
 	var out []VariantRatio
 	first := VariantRows(rows, variants[0].Name)
 	for _, v := range variants[1:] {
@@ -124,16 +101,16 @@ func variantRatios(variants []VariantResult, rows []iobench.SizeResult, fraction
 	return out
 }
 
-func rowAt(rows []iobench.SizeResult, mode iobench.Mode, size int64) (iobench.SizeResult, bool) {
+func rowAt(rows []record.SizeResult, mode record.Mode, size int64) (record.SizeResult, bool) {
 	for _, row := range rows {
 		if row.Mode == mode && row.WriteSize == size {
 			return row, true
 		}
 	}
-	return iobench.SizeResult{}, false
+	return record.SizeResult{}, false
 }
 
-func rates(row iobench.SizeResult) []float64 {
+func rates(row record.SizeResult) []float64 {
 	out := make([]float64, len(row.Samples))
 	for i, s := range row.Samples {
 		out[i] = s.MiBPerSec()
@@ -141,7 +118,7 @@ func rates(row iobench.SizeResult) []float64 {
 	return out
 }
 
-func variantRatio(name string, row, ref iobench.SizeResult, fraction float64) VariantRatio {
+func variantRatio(name string, row, ref record.SizeResult, fraction float64) VariantRatio {
 	g := knee.CompareGain(rates(row), rates(ref), fraction)
 	vr := VariantRatio{Variant: name, Mode: row.Mode, WriteSize: row.WriteSize, Ratio: g.Ratio,
 		CILow: g.Low, CIHigh: g.High, CIConfidence: g.Confidence, P: g.P, Runs: g.PlateauRuns, FirstRuns: g.Runs} // CompareGain(plateau=variant, at=first)

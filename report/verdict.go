@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/runtimes"
 )
 
@@ -129,7 +129,7 @@ func verdictDefaults(blksize int64) []DefaultVerdict {
 // sweepVerdict is the verdict of a sweep's rows (the knee's direction,
 // the first variant's) with knee k and recommendation rec, run with plan
 // c; incomplete: the sweep stopped early.
-func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recommendation, c Config, blksize int64, applyFor []string, incomplete bool) Verdict {
+func sweepVerdict(rows []record.SizeResult, k knee.Estimate, rec *advice.Recommendation, c Config, blksize int64, applyFor []string, incomplete bool) Verdict {
 	v := Verdict{Incomplete: incomplete, SizesRun: len(rows), SizesPlanned: len(c.Sizes)}
 	switch {
 	case incomplete && len(rows) < len(c.Sizes):
@@ -146,7 +146,7 @@ func sweepVerdict(rows []iobench.SizeResult, k knee.Estimate, rec *advice.Recomm
 	runs := Runs(rows, c.PrimaryMode())
 	v.Writes.SafeSize, v.Writes.SafeShare, v.Writes.SafeShareLow = safeSize(runs, k)
 	v.Writes.Recommended, v.Writes.RecommendedFrom = recommended(*v.Writes)
-	if c.PrimaryMode() == iobench.ModeRead {
+	if c.PrimaryMode() == record.ModeRead {
 		return v // no write buffer to judge
 	}
 	for _, d := range verdictDefaults(blksize) {

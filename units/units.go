@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 )
 
@@ -154,3 +155,15 @@ func FormatSize(n int64) string {
 func FlagSize(n int64) string {
 	return strings.ReplaceAll(strings.TrimSuffix(FormatSize(n), " B"), " ", "")
 }
+
+// PowersOfTwo lists the powers of two from min to max inclusive.
+func PowersOfTwo(min, max int64) []int64 {
+	var sizes []int64
+	for s := min; s > 0 && s <= max; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	return sizes
+}
+
+// IsPowerOfTwo reports whether n is a positive power of two.
+func IsPowerOfTwo(n int64) bool { return n > 0 && bits.OnesCount64(uint64(n)) == 1 }

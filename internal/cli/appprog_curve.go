@@ -115,7 +115,7 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 		dir, info.Type, len(cfg.Sizes), humanBytes(cfg.TotalBytes()), p.Flush, r.o.curveTime)
 	begin := time.Now()
 	qs := &sweepJob{cfg: cfg, env: r.e, stderr: r.stderr, progress: r.progressMode()}
-	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: report.NewConfig(cfg)}
+	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: cfg.Record()}
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {
 		return nil, err

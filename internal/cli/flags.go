@@ -189,7 +189,7 @@ func sizesFromFlags(o *sweepOpts) (sizes, typed []int64, err error) {
 			typed = append(typed, f.n)
 		}
 	}
-	return iobench.PowersOfTwo(lo, hi), typed, nil
+	return units.PowersOfTwo(lo, hi), typed, nil
 }
 
 func powerOfTwo(flag, s string) (int64, error) {
@@ -197,7 +197,7 @@ func powerOfTwo(flag, s string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !iobench.IsPowerOfTwo(n) {
+	if !units.IsPowerOfTwo(n) {
 		return 0, fmt.Errorf("%s: %q is not a power of two", flag, s)
 	}
 	return n, nil

@@ -76,7 +76,7 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	order := iobench.RoundRuns(cfg, 1, cfg.Sizes, iobench.PlanRand(cfg), 0)
 	var first []string
 	for _, r := range order {
-		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), progress.VariantTag(cfg, r.Variant)))
+		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), progress.VariantTag(cfg.Record(), r.Variant)))
 	}
 	fmt.Fprintf(&b, "round 1:  %s\n", strings.Join(first, ", "))
 	if cfg.Auto {

@@ -400,7 +400,7 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.S
 	if err := qs.cfg.Validate(); err != nil {
 		return nil, inFlagWords(err)
 	}
-	qs.rep = &report.Report{Header: report.Header{FS: j.info, Host: j.rep.Host}, Config: report.NewConfig(qs.cfg)}
+	qs.rep = &report.Report{Header: report.Header{FS: j.info, Host: j.rep.Host}, Config: qs.cfg.Record()}
 	fmt.Fprintf(j.stderr, "iobench: a quick write(2) sweep first (no --from): %d sizes x %d rounds\n", len(qs.cfg.Sizes), qs.cfg.Repeat)
 	res, err := qs.sweep(ctx, nil, prefix)
 	if err != nil {
@@ -559,7 +559,7 @@ func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode 
 	o := &runtimeObserver{rt: rt, plan: p}
 	// No Stride: no array to fill in iobench, the writer fills its own.
 	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
-	o.live = progress.NewLive(w, o, cfg, mode)
+	o.live = progress.NewLive(w, o, cfg.Record(), nil, mode)
 	var foresee func(int) []string
 	if p.Auto {
 		foresee = o.foresee

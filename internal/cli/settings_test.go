@@ -14,7 +14,6 @@ import (
 
 	"github.com/iobench/iobench/internal/golden"
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/report"
 )
 
 // Every entry is read: into its Config field (a switch, perhaps with a
@@ -100,7 +99,7 @@ func TestTableSaysWhatChangesThePlanKeyAndTheReport(t *testing.T) {
 
 func reportConfigJSON(t *testing.T, cfg iobench.Config) string {
 	t.Helper()
-	b, err := json.Marshal(report.NewConfig(cfg))
+	b, err := json.Marshal(cfg.Record())
 	if err != nil {
 		t.Fatal(err)
 	}

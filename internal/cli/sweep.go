@@ -384,7 +384,7 @@ func (j *sweepJob) run(ctx context.Context) error {
 	if err := j.agree(j.configWords(j.cfg.Validate())); err != nil {
 		return err
 	}
-	j.rep.Config = report.NewConfig(j.cfg)
+	j.rep.Config = j.cfg.Record()
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
 	if j.dryRun {
 		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)
@@ -488,7 +488,7 @@ func (j *sweepJob) sweep(ctx context.Context, shared *iobench.Shared, prefix str
 	}
 	j.env.active.Store(sweepRun{r})
 	defer j.env.active.Store(nil)
-	obs := progress.NewLive(j.stderr, r, j.cfg, j.progress)
+	obs := progress.NewLive(j.stderr, r, j.cfg.Record(), j.cfg.Foreseer(), j.progress)
 	defer j.env.showing(obs)()
 	r.Observer = obs
 	res, err := r.Run(ctx)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 // Bar widths: the bar takes what the line leaves, within these.
@@ -52,11 +52,11 @@ func (o *Live) barLine(now time.Time, width int) string {
 func (o *Live) setupWords() string {
 	moved := o.runner.Progress()
 	switch {
-	case o.runner.Phase() == iobench.PhaseFill:
-		fill := o.cfg.SourceBytes()
+	case o.runner.Phase() == record.PhaseFill:
+		fill := o.cfg.SourceBytes
 		return fmt.Sprintf("filling the array: %s of %s", humanize.IBytes(uint64(min(moved, fill))), humanize.IBytes(uint64(fill)))
 	case !o.warmStart.IsZero():
-		all := o.cfg.TotalBytes()
+		all := o.cfg.TotalBytes
 		return fmt.Sprintf("warm-up (untimed): %s of %s, %s", humanize.IBytes(uint64(min(moved, all))), humanize.IBytes(uint64(all)),
 			o.now().Sub(o.warmStart).Round(time.Second))
 	}
@@ -69,11 +69,11 @@ func (o *Live) setupWords() string {
 // established.
 func (o *Live) roundTag(rounds int) string {
 	r := o.fc.round
-	if !o.cfg.Auto {
+	if !o.cfg.RepeatAuto {
 		return fmt.Sprintf("round %d of %d", r, o.fc.rounds)
 	}
 	s := fmt.Sprintf("round %d of ~%d", r, max(r, rounds))
-	if r > iobench.MinAutoRounds {
+	if r > record.MinAutoRounds {
 		s += " (added)"
 	}
 	return s

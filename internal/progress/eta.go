@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -45,12 +45,12 @@ const budgetMargin = 1.1
 
 // runKey names what a run measures, so that runs of one kind share their
 // times: direction, variant and write size.
-func runKey(r iobench.Run) string {
+func runKey(r record.Run) string {
 	return string(r.Mode) + "/" + r.Variant + "/" + strconv.FormatInt(r.WriteSize, 10)
 }
 
-func newForecast(cfg iobench.Config, budgetRounds int) forecast {
-	return forecast{auto: cfg.Auto, rounds: cfg.Repeat, budget: cfg.TimeBudget, budgetRounds: budgetRounds,
+func newForecast(cfg record.Config, budgetRounds int) forecast {
+	return forecast{auto: cfg.RepeatAuto, rounds: cfg.Repeat, budget: cfg.Budget(), budgetRounds: budgetRounds,
 		took: map[string][]time.Duration{}}
 }
 
@@ -86,8 +86,8 @@ func (f *forecast) refresh() {
 	if f.foresee == nil {
 		return
 	}
-	f.early, f.late = f.foresee(1), f.foresee(iobench.MinAutoRounds)
-	if f.late == nil && f.round < iobench.MinAutoRounds {
+	f.early, f.late = f.foresee(1), f.foresee(record.MinAutoRounds)
+	if f.late == nil && f.round < record.MinAutoRounds {
 		f.late = f.early
 	}
 }
@@ -97,7 +97,7 @@ func (f *forecast) after(look int) []string {
 	switch {
 	case f.foresee == nil:
 		return f.keys
-	case look < iobench.MinAutoRounds:
+	case look < record.MinAutoRounds:
 		return f.early
 	}
 	return f.late
@@ -146,13 +146,13 @@ func (f *forecast) roundsAfter(t time.Time, budget time.Duration) (time.Time, in
 		}
 		cost, check := f.roundCost(keys)
 		if !f.runs(r, t.Sub(f.start)+check, budget) {
-			if f.auto && r > iobench.MinAutoRounds && r <= iobench.MaxAutoRounds { // the budget stopped them
+			if f.auto && r > record.MinAutoRounds && r <= record.MaxAutoRounds { // the budget stopped them
 				t = later(must, f.start.Add(budget-check+cost/2))
 			}
 			return t, rounds
 		}
 		t, rounds = t.Add(cost), r
-		if !f.auto || r <= iobench.MinAutoRounds {
+		if !f.auto || r <= record.MinAutoRounds {
 			must = t
 		}
 	}
@@ -206,9 +206,9 @@ func (f *forecast) runs(r int, spent, budget time.Duration) bool {
 	switch {
 	case !f.auto:
 		return r <= f.rounds
-	case r > iobench.MaxAutoRounds:
+	case r > record.MaxAutoRounds:
 		return false
-	case r <= iobench.MinAutoRounds:
+	case r <= record.MinAutoRounds:
 		return true
 	}
 	return spent <= budget

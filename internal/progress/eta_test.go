@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -20,7 +21,7 @@ func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Seco
 // A fixed plan ends when its runs do, each at its kind's measured time,
 // and a kind not run yet at the mean of those that were.
 func TestForecastFixedPlan(t *testing.T) {
-	f := newForecast(iobench.Config{Repeat: 2}, iobench.DefaultBudgetRounds)
+	f := newForecast(record.Config{Repeat: 2}, record.DefaultBudgetRounds)
 	f.prior = time.Second
 	f.roundPlanned(at(0), 1, []string{"a", "b", "c"})
 	if end, rounds, ok := f.end(at(0)); !ok || end != at(6) || rounds != 2 {
@@ -38,7 +39,7 @@ func TestForecastFixedPlan(t *testing.T) {
 // Adaptive rounds: the first MinAutoRounds always run; a later one only
 // while its cost, padded, fits in the budget of 3 x round 1.
 func TestForecastAdaptiveRoundsStopAtTheBudget(t *testing.T) {
-	f := newForecast(iobench.Config{Auto: true}, 3)
+	f := newForecast(record.Config{RepeatAuto: true}, 3)
 	f.foresee = func(int) []string { return []string{"b", "c"} }
 	f.roundPlanned(at(0), 1, []string{"a", "b", "c", "d"})
 	for i := 1; i <= 4; i++ {
@@ -105,8 +106,8 @@ func TestBarTextFits(t *testing.T) {
 // idle is a runner between runs.
 type idle struct{}
 
-func (idle) Progress() int64      { return 0 }
-func (idle) Phase() iobench.Phase { return iobench.PhaseIdle }
+func (idle) Progress() int64     { return 0 }
+func (idle) Phase() record.Phase { return record.PhaseIdle }
 
 var barShare = regexp.MustCompile(`\] +(\d+)%`)
 
@@ -114,9 +115,9 @@ var barShare = regexp.MustCompile(`\] +(\d+)%`)
 // rather than going back, and says the round was added.
 func TestBarNeverGoesBack(t *testing.T) {
 	clock := t0
-	cfg := iobench.Config{Auto: true, Count: 1, Sizes: []int64{1}}
+	cfg := iobench.Config{Auto: true, Count: 1, Sizes: []int64{1}}.Record()
 	o := &Live{w: io.Discard, mode: Lines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
-		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds)}
+		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds)}
 	o.fc.foresee = func(int) []string { return []string{"a"} }
 	last := -1
 	step := func(s float64) {

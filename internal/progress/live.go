@@ -10,7 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"golang.org/x/term"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/units"
 )
@@ -61,16 +61,17 @@ func (m Mode) resolve(w io.Writer) Mode {
 // estimate did not foresee makes it wait. The timed loop stores only one
 // integer per write, which the bar polls.
 type Live struct {
-	w      io.Writer
-	mode   Mode // resolved: bar, lines, rounds or none
-	runner Source
-	cfg    iobench.Config
-	now    func() time.Time
-	cols   func() int // the terminal's width
+	w            io.Writer
+	mode         Mode // resolved: bar, lines, rounds or none
+	runner       Source
+	cfg          record.Config
+	foreseeSizes Foreseer
+	now          func() time.Time
+	cols         func() int // the terminal's width
 
 	mu        sync.Mutex
 	fc        forecast
-	samples   []iobench.Sample // an adaptive sweep's, to foresee its rounds
+	samples   []record.Sample // an adaptive sweep's, to foresee its rounds
 	eta       etaLog
 	warmStart time.Time
 	current   string // what the run in progress measures
@@ -87,13 +88,20 @@ type Live struct {
 // moved, and what it is doing. *iobench.Runner is one.
 type Source interface {
 	Progress() int64
-	Phase() iobench.Phase
+	Phase() record.Phase
 }
 
-func NewLive(w io.Writer, r Source, cfg iobench.Config, mode Mode) *Live {
-	o := &Live{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, now: time.Now, cols: terminalWidth(w),
-		fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
-	if cfg.Auto {
+// Foreseer is the engine's rule for the write sizes of the round an
+// adaptive sweep runs after round look, from its samples so far
+// (iobench.Config.Foreseer).
+type Foreseer func(samples []record.Sample, look int) []int64
+
+// NewLive draws the runs of the plan cfg as r moves them; foresee, for an
+// adaptive plan, is how its rounds are foreseen (nil: they are not).
+func NewLive(w io.Writer, r Source, cfg record.Config, foresee Foreseer, mode Mode) *Live {
+	o := &Live{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, foreseeSizes: foresee, now: time.Now, cols: terminalWidth(w),
+		fc: newForecast(cfg, record.DefaultBudgetRounds), done: make(chan struct{})}
+	if cfg.RepeatAuto && foresee != nil {
 		o.fc.foresee = o.foreseeSweep
 	}
 	go o.poll()
@@ -103,12 +111,16 @@ func NewLive(w io.Writer, r Source, cfg iobench.Config, mode Mode) *Live {
 // foreseeSweep is the runs of the round an adaptive sweep would run after
 // round look, by the engine's rules, from the runs so far.
 func (o *Live) foreseeSweep(look int) []string {
-	sizes := iobench.Foresee(o.cfg, o.samples, look)
+	sizes := o.foreseeSizes(o.samples, look)
+	variants := o.cfg.VariantNames()
+	if len(variants) == 0 {
+		variants = []string{""}
+	}
 	var keys []string
 	for _, size := range sizes {
-		for _, mode := range o.cfg.Mode.Directions() {
-			for _, v := range o.cfg.VariantList() {
-				keys = append(keys, runKey(iobench.Run{Mode: mode, WriteSize: size, Variant: v.Name}))
+		for _, mode := range record.Mode(o.cfg.Mode).Directions() {
+			for _, v := range variants {
+				keys = append(keys, runKey(record.Run{Mode: mode, WriteSize: size, Variant: v}))
 			}
 		}
 	}
@@ -192,12 +204,12 @@ func (o *Live) priorFromRun(now time.Time) time.Duration {
 	if moved <= 0 || o.fc.start.IsZero() {
 		return 0
 	}
-	return time.Duration(float64(now.Sub(o.fc.start)) * float64(o.cfg.TotalBytes()) / float64(moved))
+	return time.Duration(float64(now.Sub(o.fc.start)) * float64(o.cfg.TotalBytes) / float64(moved))
 }
 
 func (o *Live) WarmupStarted() {
 	o.Warmup(fmt.Sprintf("warm-up: one untimed pass of %s at %s per call",
-		humanize.IBytes(uint64(o.cfg.TotalBytes())), units.FormatSize(o.cfg.MaxSize())))
+		humanize.IBytes(uint64(o.cfg.TotalBytes)), units.FormatSize(o.cfg.MaxSize())))
 }
 
 // warmupStarted notes when the warm-up began, whose time is the first
@@ -209,7 +221,7 @@ func (o *Live) Warmup(line string) {
 	o.Print(line, Lines)
 }
 
-func (o *Live) RoundPlanned(round int, runs []iobench.Run) {
+func (o *Live) RoundPlanned(round int, runs []record.Run) {
 	keys := make([]string, len(runs))
 	for i, r := range runs {
 		keys[i] = runKey(r)
@@ -234,7 +246,7 @@ func (o *Live) Planned(round int, keys []string) {
 	}
 }
 
-func (o *Live) RunStarted(r iobench.Run) {
+func (o *Live) RunStarted(r record.Run) {
 	o.Started(fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), VariantTag(o.cfg, r.Variant)))
 }
 
@@ -247,14 +259,14 @@ func (o *Live) Started(current string) {
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
 func (o *Live) RoundWord(round int) string {
-	if o.cfg.Auto {
+	if o.cfg.RepeatAuto {
 		return fmt.Sprintf("r%d auto", round)
 	}
 	return fmt.Sprintf("r%d/%d", round, o.cfg.Repeat)
 }
 
-func (o *Live) RunFinished(s iobench.Sample) {
-	if o.cfg.Auto {
+func (o *Live) RunFinished(s record.Sample) {
+	if o.cfg.RepeatAuto {
 		o.mu.Lock()
 		o.samples = append(o.samples, s)
 		o.mu.Unlock()
@@ -290,7 +302,7 @@ func (o *Live) firstEstimate(now time.Time) string {
 	}
 	first := o.fc.all[0]
 	all := end.Sub(o.fc.start).Round(time.Second)
-	if o.cfg.Auto {
+	if o.cfg.RepeatAuto {
 		return fmt.Sprintf("first run took %s; round 1 should take about %s, all %d rounds about %s (%s), ending about %s",
 			first.Round(time.Millisecond), (time.Duration(len(o.fc.keys)) * first).Round(time.Second), rounds, all, o.budgetWords(), end.Format("15:04:05"))
 	}
@@ -326,7 +338,7 @@ func (o *Live) roundLine(now time.Time, last bool) string {
 // ofRounds is " of 3" for a fixed plan, " of ~6" for adaptive rounds as
 // now foreseen.
 func (o *Live) ofRounds(round int) string {
-	if !o.cfg.Auto {
+	if !o.cfg.RepeatAuto {
 		return fmt.Sprintf(" of %d", o.fc.rounds)
 	}
 	_, rounds, ok := o.fc.end(o.now())
@@ -345,7 +357,7 @@ func roundSecs(d time.Duration) string {
 }
 
 // runLine is one finished run in at most 80 columns.
-func runLine(s iobench.Sample, round string) string {
+func runLine(s record.Sample, round string) string {
 	return fmt.Sprintf("%-5s %7s %9d B %-9s %9.1f MiB/s %8.3f s %8d calls",
 		s.Mode, units.FormatSize(s.WriteSize), s.WriteSize, round, s.MiBPerSec(), s.Seconds, s.Calls)
 }
@@ -424,15 +436,13 @@ func (o *Live) etaCheck() string {
 		roundSecs(time.Duration(e.TimedSeconds*float64(time.Second))), 100*e.AtHalf)
 }
 
-var _ iobench.Observer = (*Live)(nil)
-
 // VariantTag is a run's variant as its live line shows it: " v2"; "" in
 // a sweep of one.
-func VariantTag(cfg iobench.Config, variant string) string {
+func VariantTag(cfg record.Config, variant string) string {
 	if variant == "" {
 		return ""
 	}
-	return fmt.Sprintf(" v%d", iobench.VariantRank(cfg.VariantNames(), variant)+1)
+	return fmt.Sprintf(" v%d", record.VariantRank(cfg.VariantNames(), variant)+1)
 }
 
 // Foresee sets how the estimate sees adaptive rounds coming: budgetRounds

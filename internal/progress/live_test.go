@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 var csi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
@@ -59,9 +60,9 @@ func TestInterjectClearsTheBar(t *testing.T) {
 // barDrawn is a display in bar mode on an 80-column terminal, its first
 // run started and its bar drawn once.
 func barDrawn(out *bytes.Buffer, now func() time.Time) *Live {
-	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}
+	cfg := iobench.Config{Repeat: 1, Count: 1, Sizes: []int64{1}}.Record()
 	o := &Live{w: out, mode: Bar, runner: idle{}, cfg: cfg, now: now,
-		cols: func() int { return 80 }, fc: newForecast(cfg, iobench.DefaultBudgetRounds), done: make(chan struct{})}
+		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds), done: make(chan struct{})}
 	o.Planned(1, []string{"a", "b"})
 	o.Started("write 4 KiB")
 	o.tick()

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/units"
 )
 
 // Three ranks, two on node "a": rank 1 is not its node's leader.
@@ -350,7 +351,7 @@ func rankSamples(r int) []iobench.Sample {
 
 func testConfig() iobench.Config {
 	cfg := iobench.DefaultConfig()
-	cfg.Sizes = iobench.PowersOfTwo(1024, 8192)
+	cfg.Sizes = units.PowersOfTwo(1024, 8192)
 	return cfg
 }
 

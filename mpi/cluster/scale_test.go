@@ -12,6 +12,7 @@ import (
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
+	"github.com/iobench/iobench/units"
 )
 
 // scaleRanks are the job sizes the scale tests and benchmarks run.
@@ -33,7 +34,7 @@ func scaleHosts(n int) []string {
 // rounds: 33 runs a rank.
 func scaleConfig() iobench.Config {
 	cfg := iobench.DefaultConfig()
-	cfg.Sizes = iobench.PowersOfTwo(1024, 1<<20)
+	cfg.Sizes = units.PowersOfTwo(1024, 1<<20)
 	cfg.Repeat, cfg.Order, cfg.Count = 3, iobench.Shuffled, 1<<20
 	return cfg
 }
@@ -83,7 +84,7 @@ func sweepProtocol(t testing.TB, c Collective, hosts []string) (*Cluster, *ioben
 // scaleReport is the JSON report rank 0 writes of the aggregate: the
 // runs summed over all ranks, each run's spread, one entry per node.
 func scaleReport(t testing.TB, n int, agg *iobench.Result, spread []iobench.RankSpread) []byte {
-	rep := &report.Report{Config: report.NewConfig(scaleConfig())}
+	rep := &report.Report{Config: scaleConfig().Record()}
 	nodes := (n + ranksPerNode - 1) / ranksPerNode
 	rep.MPI = &report.MPI{Ranks: n, Nodes: nodes, Hosts: scaleHosts(n)[:nodes:nodes], PerRank: report.NewWriterRuns(spread),
 		PerRankSamples: report.PerRankSummarised}

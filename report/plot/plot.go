@@ -20,8 +20,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/units"
@@ -121,8 +121,8 @@ var gridGrey = color.Gray{Y: 0xDD}
 // glyphFor is run i's glyph in mode: reads take one from the other half
 // of the list, so the two directions of one report differ in glyph as well
 // as in line style.
-func glyphFor(i int, mode iobench.Mode) draw.GlyphDrawer {
-	if mode == iobench.ModeRead {
+func glyphFor(i int, mode record.Mode) draw.GlyphDrawer {
+	if mode == record.ModeRead {
 		i += (len(glyphs) + 1) / 2
 	}
 	return glyphs[i%len(glyphs)]
@@ -186,13 +186,13 @@ func newAxes(runs []report.Run) *gplot.Plot {
 func (f *figure) addRuns(runs []report.Run) (top float64, err error) {
 	knees := 0
 	for i, run := range runs {
-		for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+		for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 			rows := report.ModeRows(run.Report.Results, mode)
 			if len(rows) == 0 {
 				continue
 			}
 			s := series{rows: rows, knee: run.Report.KneeFor(mode).Result, color: palette[i%len(palette)],
-				glyph: glyphFor(i, mode), read: mode == iobench.ModeRead, label: seriesLabel(runs, i, mode), kneeRow: knees}
+				glyph: glyphFor(i, mode), read: mode == record.ModeRead, label: seriesLabel(runs, i, mode), kneeRow: knees}
 			if render.KneeShown(s.knee) {
 				knees++
 			}
@@ -305,7 +305,7 @@ func plotTitle(runs []report.Run) string {
 // seriesLabel is the legend text of run i in mode: its settings, with the
 // run's name when another run has the same settings, and the direction
 // when any run measured reads.
-func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
+func seriesLabel(runs []report.Run, i int, mode record.Mode) string {
 	label := render.SettingsLabel(runs[i].Report)
 	if v := runs[i].Report.Variant; v != "" {
 		label += " [" + v + "]" // the variant as the sweep named it
@@ -317,7 +317,7 @@ func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
 		}
 	}
 	for _, run := range runs {
-		if len(report.ModeRows(run.Report.Results, iobench.ModeRead)) > 0 {
+		if len(report.ModeRows(run.Report.Results, record.ModeRead)) > 0 {
 			return label + ", " + string(mode)
 		}
 	}
@@ -326,7 +326,7 @@ func seriesLabel(runs []report.Run, i int, mode iobench.Mode) string {
 
 // series is one curve: one report, one direction.
 type series struct {
-	rows  []iobench.SizeResult
+	rows  []record.SizeResult
 	knee  knee.Result
 	color color.Color
 	glyph draw.GlyphDrawer

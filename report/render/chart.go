@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/units"
 )
 
@@ -19,7 +19,7 @@ const chartRows = 10
 // pasted. It is ASCII rather than block characters because plain-text bug
 // trackers and some terminals mangle those. The lines carry no trailing
 // blanks.
-func chart(rows []iobench.SizeResult, k knee.Result) []string {
+func chart(rows []record.SizeResult, k knee.Result) []string {
 	top := 0.0
 	for _, r := range rows {
 		top = max(top, r.MiBPerSec)
@@ -45,7 +45,7 @@ func chart(rows []iobench.SizeResult, k knee.Result) []string {
 // chartRow is one row of the chart: '#' where a column reaches level, and
 // '.' on the bottom row for a size too slow to fill a cell, so that no
 // measured size looks missing.
-func chartRow(rows []iobench.SizeResult, top float64, level int) string {
+func chartRow(rows []record.SizeResult, top float64, level int) string {
 	var b strings.Builder
 	for _, r := range rows {
 		h := int(math.Round(r.MiBPerSec / top * chartRows))
@@ -61,7 +61,7 @@ func chartRow(rows []iobench.SizeResult, top float64, level int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-func kneeColumn(rows []iobench.SizeResult, k knee.Result) int {
+func kneeColumn(rows []record.SizeResult, k knee.Result) int {
 	if !KneeShown(k) {
 		return -1
 	}

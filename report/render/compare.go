@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -67,7 +67,7 @@ func compare(w io.Writer, runs []report.Run, s compareStyle) error {
 	for i, run := range runs {
 		p.F(s.run, runLabel(i), run.Name, runDescription(run.Report))
 	}
-	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+	for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 		p.compareMode(runs, mode, s)
 	}
 	if s.settings {
@@ -100,7 +100,7 @@ func runDescription(r *report.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-func (p *printer) compareMode(runs []report.Run, mode iobench.Mode, s compareStyle) {
+func (p *printer) compareMode(runs []report.Run, mode record.Mode, s compareStyle) {
 	table := medianRows(runs, mode)
 	if len(table) == 0 {
 		return
@@ -157,7 +157,7 @@ func compareRow(row medianRow) []string {
 // medianRows lines the reports' medians of mode up by size: a row for
 // every size any of them measured, ascending. Each report's sizes are
 // sorted once and merged, so the table costs what its rows do.
-func medianRows(runs []report.Run, mode iobench.Mode) []medianRow {
+func medianRows(runs []report.Run, mode record.Mode) []medianRow {
 	meds := make([][]sizeMedian, len(runs))
 	for i, run := range runs {
 		meds[i] = mediansOf(run.Report.Results, mode)
@@ -194,7 +194,7 @@ type sizeMedian struct {
 
 // mediansOf is the median of each size of mode in rows, by size; a size's
 // first row counts.
-func mediansOf(rows []iobench.SizeResult, mode iobench.Mode) []sizeMedian {
+func mediansOf(rows []record.SizeResult, mode record.Mode) []sizeMedian {
 	var out []sizeMedian
 	for _, row := range rows {
 		if row.Mode == mode {
@@ -284,7 +284,7 @@ func SettingsLabel(r *report.Report) string {
 	if c.Stride > 1 {
 		parts = append(parts, fmt.Sprintf("stride %d", c.Stride))
 	}
-	if c.Source != "" && c.Source != string(iobench.SourceArray) {
+	if c.Source != "" && c.Source != string(record.SourceArray) {
 		parts = append(parts, c.Source)
 	}
 	parts = append(parts, ioLabel(c)...)
@@ -295,13 +295,13 @@ func SettingsLabel(r *report.Report) string {
 // that compare tells runs with them apart.
 func ioLabel(c report.Config) []string {
 	var parts []string
-	if c.Flush != "" && c.Flush != string(iobench.FlushFsync) && c.Flush != string(iobench.FlushNone) {
+	if c.Flush != "" && c.Flush != string(record.FlushFsync) && c.Flush != string(record.FlushNone) {
 		parts = append(parts, c.Flush)
 	}
 	if c.OpenSync != "" {
 		parts = append(parts, "O_"+strings.ToUpper(c.OpenSync))
 	}
-	if c.Data != "" && c.Data != string(iobench.DataRamp) {
+	if c.Data != "" && c.Data != string(record.DataRamp) {
 		parts = append(parts, c.Data+" data")
 	}
 	if c.TimeLimit > 0 {

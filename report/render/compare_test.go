@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -16,18 +16,18 @@ import (
 func compareRuns(n, rows int) []report.Run {
 	runs := make([]report.Run, n)
 	for i := range runs {
-		rep := &report.Report{Config: report.Config{Mode: string(iobench.ModeWrite), KneeFraction: knee.DefaultFraction}}
+		rep := &report.Report{Config: report.Config{Mode: string(record.ModeWrite), KneeFraction: knee.DefaultFraction}}
 		for j := range rows {
 			size := int64(1024 * (j + 1))
 			y := 1000 * (1 - math.Exp(-float64(size)/float64(64*rows))) * (1 + 0.1*float64(i))
-			row := iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: size, MiBPerSec: y}
+			row := record.SizeResult{Mode: record.ModeWrite, WriteSize: size, MiBPerSec: y}
 			for r := range 3 {
-				row.Samples = append(row.Samples, iobench.Sample{Run: iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: r + 1},
-					Seconds: 1, Bytes: int64(y * (1 + 0.01*float64(r-1)) * iobench.MiB)})
+				row.Samples = append(row.Samples, record.Sample{Run: record.Run{Mode: record.ModeWrite, WriteSize: size, Round: r + 1},
+					Seconds: 1, Bytes: int64(y * (1 + 0.01*float64(r-1)) * record.MiB)})
 			}
 			rep.Results = append(rep.Results, row)
 		}
-		rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, iobench.ModeWrite), knee.DefaultFraction)
+		rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
 		runs[i] = report.Run{Name: fmt.Sprintf("r%d.json", i), Report: rep}
 	}
 	return runs

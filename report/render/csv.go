@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -45,7 +45,7 @@ func CSV(w io.Writer, r *report.Report) error {
 }
 
 // csvLatency is a run's latency columns; empty cells for a run without.
-func csvLatency(l *iobench.Latency) []string {
+func csvLatency(l *record.Latency) []string {
 	s := l.Summary()
 	if s == nil {
 		return make([]string, len(csvLatencyHeader))

@@ -13,8 +13,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 	"github.com/iobench/iobench/units"
@@ -42,7 +42,7 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', 9, 64) }
 
 // plateauShare is a row's median as a share of the knee's plateau, 0 when
 // there is no plateau to compare with.
-func plateauShare(row iobench.SizeResult, k knee.Result) float64 {
+func plateauShare(row record.SizeResult, k knee.Result) float64 {
 	if k.PlateauMiBPerSec <= 0 {
 		return 0
 	}
@@ -58,7 +58,7 @@ type columns struct {
 	convert  bool  // the in-memory pack speed was measured
 }
 
-func tableColumns(r *report.Report, rows []iobench.SizeResult) columns {
+func tableColumns(r *report.Report, rows []record.SizeResult) columns {
 	c := columns{repeated: r.Config.Repeat > 1, runs: unevenRuns(rows), convert: hasConvert(rows)}
 	if elementsColumn(r.Config) {
 		c.elemSize = r.Config.ElementSize
@@ -66,7 +66,7 @@ func tableColumns(r *report.Report, rows []iobench.SizeResult) columns {
 	return c
 }
 
-func unevenRuns(rows []iobench.SizeResult) bool {
+func unevenRuns(rows []record.SizeResult) bool {
 	for _, r := range rows {
 		if len(r.Samples) != len(rows[0].Samples) {
 			return true
@@ -75,7 +75,7 @@ func unevenRuns(rows []iobench.SizeResult) bool {
 	return false
 }
 
-func hasConvert(rows []iobench.SizeResult) bool {
+func hasConvert(rows []record.SizeResult) bool {
 	for _, r := range rows {
 		if r.ConvertMiBPerSec > 0 {
 			return true
@@ -103,7 +103,7 @@ func (c columns) head() []string {
 	return h
 }
 
-func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
+func (c columns) cells(row record.SizeResult, k knee.Result) []string {
 	cells := []string{sizeName(row.WriteSize), itoa(row.WriteSize)}
 	if c.elemSize > 0 {
 		cells = append(cells, itoa(row.WriteSize/c.elemSize))
@@ -136,11 +136,11 @@ func (c columns) cells(row iobench.SizeResult, k knee.Result) []string {
 
 // callMicros is the time of one call of the row's size at its median
 // throughput, in µs: what a runtime developer weighs a buffer against.
-func callMicros(row iobench.SizeResult) float64 {
+func callMicros(row record.SizeResult) float64 {
 	if row.MiBPerSec <= 0 {
 		return math.Inf(1)
 	}
-	return float64(row.WriteSize) / (row.MiBPerSec * iobench.MiB) * 1e6
+	return float64(row.WriteSize) / (row.MiBPerSec * record.MiB) * 1e6
 }
 
 func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }

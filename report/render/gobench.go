@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -63,9 +63,9 @@ func gobenchConfig(r *report.Report) [][2]string {
 // testing.B.SetBytes reports (decimal megabytes), so the numbers match any
 // Go benchmark next to them; MiB/s (2^20 bytes) is the unit of every other
 // iobench format and comes as an extra metric.
-func gobenchLine(c report.Config, s iobench.Sample) string {
+func gobenchLine(c report.Config, s record.Sample) string {
 	name := "BenchmarkWrite"
-	if s.Mode == iobench.ModeRead {
+	if s.Mode == record.ModeRead {
 		name = "BenchmarkRead"
 	}
 	mbps := 0.0

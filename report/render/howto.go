@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 	"github.com/iobench/iobench/units"
@@ -20,7 +20,7 @@ func applyHeader(r *report.Report, reasons string) string {
 		return ""
 	}
 	if len(rec.Apply) == 0 {
-		if !rec.Applicable() || len(r.ApplyFor) == 0 || r.Config.PrimaryMode() != iobench.ModeWrite {
+		if !rec.Applicable() || len(r.ApplyFor) == 0 || r.Config.PrimaryMode() != record.ModeWrite {
 			return ""
 		}
 		return fmt.Sprintf("how to apply it: nothing for %s on this file system (%s)", strings.Join(r.ApplyFor, ", "), cmp.Or(r.FS.Type, "type unknown"))

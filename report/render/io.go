@@ -7,7 +7,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 )
@@ -18,12 +18,12 @@ import (
 
 // dataWords names the data pattern: "ramp (element i holds i)".
 func dataWords(c report.Config) string {
-	switch iobench.DataPattern(c.Data) {
-	case iobench.DataRandom:
+	switch record.DataPattern(c.Data) {
+	case record.DataRandom:
 		return fmt.Sprintf("random (incompressible; seed %d)", c.Seed)
-	case iobench.DataZero:
+	case record.DataZero:
 		return "zero (all bytes 0)"
-	case iobench.DataRamp:
+	case record.DataRamp:
 		return "ramp (element i holds i)"
 	}
 	return c.Data
@@ -37,15 +37,15 @@ func writeTimingWords(c report.Config) []string {
 		flush = map[bool]string{true: "fsync", false: "none"}[c.Fsync]
 	}
 	var parts []string
-	if flush == string(iobench.FlushNone) {
+	if flush == string(record.FlushNone) {
 		parts = append(parts, "no fsync")
 	} else {
 		parts = append(parts, flush+" inside the timing")
 	}
-	switch iobench.OpenSync(c.OpenSync) {
-	case iobench.OpenDSync:
+	switch record.OpenSync(c.OpenSync) {
+	case record.OpenDSync:
 		parts = append(parts, "opened with O_DSYNC")
-	case iobench.OpenSyncAll:
+	case record.OpenSyncAll:
 		parts = append(parts, "opened with O_SYNC")
 	}
 	switch {
@@ -78,7 +78,7 @@ func runBytes(r *report.Report) int64 {
 // TimeLimitLine says which sizes the time limit cut short and how much
 // data their runs moved of the asked bytes per run (0: unknown); "" when
 // it cut none.
-func TimeLimitLine(c report.Config, asked int64, rows []iobench.SizeResult) string {
+func TimeLimitLine(c report.Config, asked int64, rows []record.SizeResult) string {
 	var cut []string
 	for _, row := range rows {
 		if row.TimeLimitedRuns == 0 {
@@ -115,7 +115,7 @@ func latencyHead() []string {
 	return []string{"size", "p50 µs", "p90 µs", "p99 µs", "max µs", "max ≤ µs", "calls timed"}
 }
 
-func latencyCells(row iobench.SizeResult) []string {
+func latencyCells(row record.SizeResult) []string {
 	l := row.Latency
 	timed := fmt.Sprintf("%d of %d", l.TimedCalls, l.Calls)
 	bound := "-" // results of a version that did not bound it
@@ -139,8 +139,8 @@ func micros(us float64) string {
 }
 
 // latencyRows are the rows that measured latency.
-func latencyRows(rows []iobench.SizeResult) []iobench.SizeResult {
-	var out []iobench.SizeResult
+func latencyRows(rows []record.SizeResult) []record.SizeResult {
+	var out []record.SizeResult
 	for _, r := range rows {
 		if r.Latency != nil {
 			out = append(out, r)
@@ -150,9 +150,9 @@ func latencyRows(rows []iobench.SizeResult) []iobench.SizeResult {
 }
 
 // latencyCaption heads the latency table.
-func latencyCaption(c report.Config, rows []iobench.SizeResult) string {
+func latencyCaption(c report.Config, rows []record.SizeResult) string {
 	call := "write(2)"
-	if rows[0].Mode == iobench.ModeRead {
+	if rows[0].Mode == record.ModeRead {
 		call = "read(2)"
 	}
 	clock := ""
@@ -164,10 +164,10 @@ func latencyCaption(c report.Config, rows []iobench.SizeResult) string {
 	}
 	return fmt.Sprintf("latency per %s call, µs (quantiles of a random sample of the calls, as many as keep the clock's cost near %.1f%% of each run%s; "+
 		"max is the slowest call timed, and no call took longer than max ≤, the longest stretch of untimed calls with the work between them; --latency-all times every call)",
-		call, 100*iobench.LatencyOverhead, clock)
+		call, 100*record.LatencyOverhead, clock)
 }
 
-func (p *printer) textIO(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) textIO(r *report.Report, rows []record.SizeResult) {
 	if line := TimeLimitLine(r.Config, runBytes(r), rows); line != "" {
 		p.F("%s\n", line)
 	}
@@ -183,7 +183,7 @@ func (p *printer) textIO(r *report.Report, rows []iobench.SizeResult) {
 	p.table(lines)
 }
 
-func (p *printer) mdIO(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) mdIO(r *report.Report, rows []record.SizeResult) {
 	if line := TimeLimitLine(r.Config, runBytes(r), rows); line != "" {
 		p.F("\n%s.\n", page.Sentence(line))
 	}

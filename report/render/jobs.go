@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 )
@@ -29,13 +29,13 @@ func jobHead() []string {
 
 const jobCaption = "per job (MiB/s of single jobs, median over rounds):"
 
-func (p *printer) textJobs(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) textJobs(r *report.Report, rows []record.SizeResult) {
 	if r.Jobs != nil {
 		p.textSpread(jobCaption, jobHead(), spreadSummaries(r.Jobs.PerJob, rows))
 	}
 }
 
-func (p *printer) mdJobs(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) mdJobs(r *report.Report, rows []record.SizeResult) {
 	if r.Jobs != nil {
 		p.mdSpread(jobCaption, jobHead(), spreadSummaries(r.Jobs.PerJob, rows))
 	}

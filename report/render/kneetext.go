@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/units"
 )
@@ -19,11 +19,11 @@ import (
 // never as a bare number: a knee is only advice when the curve has a
 // plateau after it. Every share it quotes is read off rows, the table it
 // sits beside, and formatted as the table formats it.
-func KneeLine(k knee.Estimate, rows []iobench.SizeResult) string {
+func KneeLine(k knee.Estimate, rows []record.SizeResult) string {
 	return "knee: " + kneeSentence(k, rows) + kneedleNote(k.Result)
 }
 
-func kneeSentence(k knee.Estimate, rows []iobench.SizeResult) string {
+func kneeSentence(k knee.Estimate, rows []record.SizeResult) string {
 	t := tableFacts(k.Result, rows)
 	switch kneeShape(k.Result) {
 	case knee.ShapePlateau:
@@ -58,7 +58,7 @@ type facts struct {
 	sizes []int64           // ascending
 }
 
-func tableFacts(k knee.Result, rows []iobench.SizeResult) facts {
+func tableFacts(k knee.Result, rows []record.SizeResult) facts {
 	t := facts{k: k, share: map[int64]float64{}}
 	for _, row := range rows {
 		t.share[row.WriteSize] = plateauShare(row, k)
@@ -331,17 +331,17 @@ func budgetWords(c report.Config) string {
 	if c.TimeBudget > 0 {
 		return "--time-budget " + shortDuration(time.Duration(c.TimeBudget*float64(time.Second)).Round(time.Second))
 	}
-	return fmt.Sprintf("a time budget of %d x the first round", iobench.DefaultBudgetRounds)
+	return fmt.Sprintf("a time budget of %d x the first round", record.DefaultBudgetRounds)
 }
 
 // AdaptiveLine says what an adaptive sweep did and why it stopped.
-func AdaptiveLine(a *iobench.Adaptive) string {
+func AdaptiveLine(a *record.Adaptive) string {
 	per := make([]string, len(a.SizesPerRound))
 	for i, n := range a.SizesPerRound {
 		per[i] = fmt.Sprint(n)
 	}
 	return adaptiveLine(a, adaptiveWords{what: strings.Join(per, ", ") + " sizes", established: "the knee was established",
-		interrupted: "the sweep was interrupted", budgetRounds: iobench.DefaultBudgetRounds,
+		interrupted: "the sweep was interrupted", budgetRounds: record.DefaultBudgetRounds,
 		secs: func(s float64) string {
 			return shortDuration(time.Duration(s * float64(time.Second)).Round(time.Second))
 		}})
@@ -350,20 +350,20 @@ func AdaptiveLine(a *iobench.Adaptive) string {
 // adaptiveWords are what differs between the lines of adaptive rounds.
 type adaptiveWords struct {
 	what         string // what the rounds ran: "17, 9, 9 sizes"
-	established  string // why iobench.StopEstablished stopped them
+	established  string // why record.StopEstablished stopped them
 	interrupted  string // why, without a Stop
 	budgetRounds int    // the default budget is this many first rounds
 	secs         func(float64) string
 }
 
 // adaptiveLine says what adaptive rounds did and why they stopped.
-func adaptiveLine(a *iobench.Adaptive, w adaptiveWords) string {
+func adaptiveLine(a *record.Adaptive, w adaptiveWords) string {
 	secs := w.secs
 	why := map[string]string{
-		iobench.StopEstablished: w.established,
-		iobench.StopNoKnee:      "no knee to establish (see below)",
-		iobench.StopBudget:      fmt.Sprintf("the next round (about %s) would overrun the budget", secs(a.NextRoundSeconds)),
-		iobench.StopMaxRounds:   fmt.Sprintf("%d rounds, the most iobench runs", iobench.MaxAutoRounds),
+		record.StopEstablished: w.established,
+		record.StopNoKnee:      "no knee to establish (see below)",
+		record.StopBudget:      fmt.Sprintf("the next round (about %s) would overrun the budget", secs(a.NextRoundSeconds)),
+		record.StopMaxRounds:   fmt.Sprintf("%d rounds, the most iobench runs", record.MaxAutoRounds),
 	}[a.Stop]
 	if why == "" {
 		why = w.interrupted

@@ -9,8 +9,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 )
@@ -30,7 +30,7 @@ func Markdown(w io.Writer, r *report.Report) error {
 	}
 	p.F("\nEnvironment:\n\n")
 	p.Fenced("text", alignPairs(envPairs(r)))
-	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+	for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 		for _, v := range r.Views() {
 			if rows := report.ModeRows(v.Results, mode); len(rows) > 0 {
 				p.mdResults(v, mode, rows)
@@ -47,9 +47,9 @@ func Markdown(w io.Writer, r *report.Report) error {
 // "write and read".
 func DirectionWord(mode string) string {
 	switch mode {
-	case string(iobench.ModeRead):
+	case string(record.ModeRead):
 		return "read"
-	case string(iobench.ModeBoth):
+	case string(record.ModeBoth):
 		return "write and read"
 	}
 	return "write"
@@ -150,7 +150,7 @@ func alignPairs(pairs [][2]string) []string {
 	return lines
 }
 
-func (p *printer) mdResults(r *report.Report, mode iobench.Mode, rows []iobench.SizeResult) {
+func (p *printer) mdResults(r *report.Report, mode record.Mode, rows []record.SizeResult) {
 	est := r.KneeFor(mode)
 	k := est.Result
 	p.F("\n%s:\n\n", resultsCaption(r, mode))
@@ -178,7 +178,7 @@ func (p *printer) mdResults(r *report.Report, mode iobench.Mode, rows []iobench.
 	p.mdJobs(r, rows)
 }
 
-func resultsCaption(r *report.Report, mode iobench.Mode) string {
+func resultsCaption(r *report.Report, mode record.Mode) string {
 	s := fmt.Sprintf("Results, %s (MiB/s = 2^20 bytes/s", sectionTitle(r, mode))
 	if r.Config.Repeat > 1 {
 		s += fmt.Sprintf(", median of %d rounds", r.Config.Repeat)
@@ -190,7 +190,7 @@ func resultsCaption(r *report.Report, mode iobench.Mode) string {
 }
 
 // rowNote marks the rows a reader looks for first.
-func rowNote(row iobench.SizeResult, k knee.Result) string {
+func rowNote(row record.SizeResult, k knee.Result) string {
 	var notes []string
 	if KneeShown(k) && row.WriteSize == k.WriteSize {
 		notes = append(notes, "knee")
@@ -207,7 +207,7 @@ func rowNote(row iobench.SizeResult, k knee.Result) string {
 	return strings.Join(notes, ", ")
 }
 
-func (p *printer) mdRanks(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) mdRanks(r *report.Report, rows []record.SizeResult) {
 	p.mdSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -47,7 +47,7 @@ type spreadSummary struct {
 
 // spreadSummaries matches the spreads to the rows of one direction by
 // mode and size; sizes without a spread are left out.
-func spreadSummaries(spreads []report.WriterRun, rows []iobench.SizeResult) []spreadSummary {
+func spreadSummaries(spreads []report.WriterRun, rows []record.SizeResult) []spreadSummary {
 	var out []spreadSummary
 	for _, row := range rows {
 		var runs []report.WriterRun
@@ -63,7 +63,7 @@ func spreadSummaries(spreads []report.WriterRun, rows []iobench.SizeResult) []sp
 	return out
 }
 
-func summarizeSpread(row iobench.SizeResult, runs []report.WriterRun) spreadSummary {
+func summarizeSpread(row record.SizeResult, runs []report.WriterRun) spreadSummary {
 	field := func(get func(report.WriterRun) float64) float64 {
 		xs := make([]float64, len(runs))
 		for i, r := range runs {
@@ -110,7 +110,7 @@ func (s spreadSummary) cells() []string {
 
 const rankCaption = "per rank (MiB/s of single ranks, median over rounds):"
 
-func (p *printer) textRanks(r *report.Report, rows []iobench.SizeResult) {
+func (p *printer) textRanks(r *report.Report, rows []record.SizeResult) {
 	p.textSpread(rankCaption, rankHead(), spreadSummaries(r.MPI.PerRank, rows))
 }
 
@@ -126,7 +126,7 @@ func mpiPairs(r *report.Report) [][2]string {
 	if m := r.MPI.MPIIO; m != nil {
 		pairs = append(pairs, [2]string{"mpi-io", mpiioLine(m)})
 	}
-	if r.Config.Mode != string(iobench.ModeWrite) {
+	if r.Config.Mode != string(record.ModeWrite) {
 		pairs = append(pairs, [2]string{"reads", readsLine(r)})
 	}
 	return pairs

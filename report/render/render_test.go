@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 )
@@ -87,21 +87,21 @@ func TestWriteErrors(t *testing.T) {
 
 // manyLowRows is the knee at 128 KiB (1900 MiB/s) and n sizes above it,
 // 4 KiB apart, each at 92% of a 2000 MiB/s plateau.
-func manyLowRows(n int) []iobench.SizeResult {
-	rows := []iobench.SizeResult{{Mode: iobench.ModeWrite, WriteSize: 128 << 10, MiBPerSec: 1900}}
+func manyLowRows(n int) []record.SizeResult {
+	rows := []record.SizeResult{{Mode: record.ModeWrite, WriteSize: 128 << 10, MiBPerSec: 1900}}
 	for i := 1; i <= n; i++ {
-		rows = append(rows, iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: 128<<10 + int64(i)*4096, MiBPerSec: 1840})
+		rows = append(rows, record.SizeResult{Mode: record.ModeWrite, WriteSize: 128<<10 + int64(i)*4096, MiBPerSec: 1840})
 	}
 	return rows
 }
 
 // kneeRows is a table for KneeLine: 1 KiB .. 64 MiB with the given MiB/s
 // (the last value repeats up to 64 MiB).
-func kneeRows(ys ...float64) []iobench.SizeResult {
-	var rows []iobench.SizeResult
+func kneeRows(ys ...float64) []record.SizeResult {
+	var rows []record.SizeResult
 	for i := 0; i < 17; i++ {
 		y := ys[min(i, len(ys)-1)]
-		rows = append(rows, iobench.SizeResult{Mode: iobench.ModeWrite, WriteSize: 1024 << i, MiBPerSec: y})
+		rows = append(rows, record.SizeResult{Mode: record.ModeWrite, WriteSize: 1024 << i, MiBPerSec: y})
 	}
 	return rows
 }
@@ -114,7 +114,7 @@ func TestKneeLine(t *testing.T) {
 	tests := []struct {
 		name     string
 		k        knee.Estimate
-		rows     []iobench.SizeResult
+		rows     []record.SizeResult
 		want     []string
 		dontWant []string
 	}{

@@ -13,8 +13,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 )
@@ -81,7 +81,7 @@ func (p *printer) runtimeHeader(r *report.RuntimeReport, bullet string) {
 		p.F("%sprofile:    %s (%s)\n", bullet, c.Profile, c.ProfileWhy)
 	}
 	p.timingLines(r, bullet, fmt.Sprintf("adaptive rounds (--repeat auto: at least %d of every case, then the undecided recommended cases with their defaults, within %s)",
-		iobench.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds)))
+		record.MinAutoRounds, runtimeBudgetWords(c.TimeBudgetSeconds)))
 }
 
 // writerLines are the first facts of a runtime or library check: the
@@ -164,7 +164,7 @@ func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
 		}
 		i += k
 	}
-	line := adaptiveLine(&iobench.Adaptive{Rounds: a.Rounds, FirstRoundSeconds: a.FirstRoundSeconds, BudgetSeconds: a.BudgetSeconds,
+	line := adaptiveLine(&record.Adaptive{Rounds: a.Rounds, FirstRoundSeconds: a.FirstRoundSeconds, BudgetSeconds: a.BudgetSeconds,
 		BudgetFromFlag: a.BudgetFromFlag, SpentSeconds: a.SpentSeconds, Stop: a.Stop, NextRoundSeconds: a.NextRoundSeconds},
 		adaptiveWords{what: strings.Join(per, ", ") + " cases", established: "every recommended case is decided",
 			interrupted: "the rounds were interrupted", budgetRounds: runtimes.DefaultBudgetRounds, secs: tenths})

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/runtimes"
@@ -81,7 +81,7 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 	r := fixture.Runtime()
 	r.Config.RepeatAuto = true
 	r.Adaptive = &runtimes.Adaptive{Rounds: 8, CasesPerRound: []int{20, 20, 20, 6, 6, 6, 6, 4}, FirstRoundSeconds: 12.2, BudgetSeconds: 61,
-		SpentSeconds: 58.4, Stop: iobench.StopBudget, NextRoundSeconds: 4.1,
+		SpentSeconds: 58.4, Stop: record.StopBudget, NextRoundSeconds: 4.1,
 		Undecided: []runtimes.UndecidedCase{{Case: runtimes.Case{Layout: runtimes.LayoutRecords, Convert: "big-endian", BufferBytes: 256 << 10}, Gain: true}}}
 	var text bytes.Buffer
 	if err := RuntimeText(&text, r); err != nil {
@@ -95,7 +95,7 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, text.String())
 		}
 	}
-	r.Adaptive.Stop, r.Adaptive.Undecided = iobench.StopEstablished, nil
+	r.Adaptive.Stop, r.Adaptive.Undecided = record.StopEstablished, nil
 	if line := RuntimeAdaptiveLine(r.Adaptive); !strings.Contains(line, "stopped because every recommended case is decided;") || strings.Contains(line, "undecided") {
 		t.Errorf("established: %q", line)
 	}
@@ -107,7 +107,7 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 		Config   report.RuntimeConfig `json:"config"`
 		Adaptive runtimes.Adaptive    `json:"adaptive"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !doc.Config.RepeatAuto || doc.Adaptive.Stop != iobench.StopEstablished || doc.Adaptive.Rounds != 8 {
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !doc.Config.RepeatAuto || doc.Adaptive.Stop != record.StopEstablished || doc.Adaptive.Rounds != 8 {
 		t.Errorf("JSON: %v; config %+v, adaptive %+v", err, doc.Config, doc.Adaptive)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
@@ -176,7 +176,7 @@ func symlinkNote(r *report.Report) string {
 
 func timingLine(c report.Config) string {
 	parts := []string{"open..close on " + cmp.Or(c.Clock, "a monotonic clock")}
-	if c.Mode != string(iobench.ModeRead) {
+	if c.Mode != string(record.ModeRead) {
 		parts = append(parts, writeTimingWords(c)...)
 	}
 	if c.TimeLimit > 0 {
@@ -186,15 +186,15 @@ func timingLine(c report.Config) string {
 	rounds := "1 round"
 	switch {
 	case c.RepeatAuto:
-		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d, then the sizes that decide the knee until it is established, within %s)", iobench.MinAutoRounds, budgetWords(c))
+		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d, then the sizes that decide the knee until it is established, within %s)", record.MinAutoRounds, budgetWords(c))
 	case c.Repeat != 1:
 		rounds = advice.RoundsWord(c.Repeat)
 	}
 	parts = append(parts, fmt.Sprintf("%s, %s order", rounds, c.Order))
-	if c.Order == string(iobench.Shuffled) {
+	if c.Order == string(record.Shuffled) {
 		parts[len(parts)-1] += fmt.Sprintf(" (seed %d)", c.Seed)
 	}
-	if c.Mode != string(iobench.ModeWrite) {
+	if c.Mode != string(record.ModeWrite) {
 		parts = append(parts, "reads after "+c.CacheDrop+" cache drop")
 	}
 	if c.Direct {
@@ -208,7 +208,7 @@ func (p *printer) textBody(r *report.Report) {
 	if r.Adaptive != nil {
 		p.F("rounds:     %s\n", AdaptiveLine(r.Adaptive))
 	}
-	for _, mode := range []iobench.Mode{iobench.ModeWrite, iobench.ModeRead} {
+	for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 		for _, v := range r.Views() {
 			p.textMode(v, mode)
 		}
@@ -237,7 +237,7 @@ func (p *printer) textBody(r *report.Report) {
 
 // textMode is one direction of one report (or variant): its table, chart,
 // knee and spread across ranks or jobs.
-func (p *printer) textMode(r *report.Report, mode iobench.Mode) {
+func (p *printer) textMode(r *report.Report, mode record.Mode) {
 	rows := report.ModeRows(r.Results, mode)
 	if len(rows) == 0 {
 		return
@@ -269,7 +269,7 @@ func ranOrNot(r *report.Report) string {
 	return "none"
 }
 
-func (p *printer) textTable(r *report.Report, rows []iobench.SizeResult, k knee.Result) {
+func (p *printer) textTable(r *report.Report, rows []record.SizeResult, k knee.Result) {
 	cols := tableColumns(r, rows)
 	lines := []string{strings.Join(cols.head(), "\t") + "\t"}
 	for _, row := range rows {
@@ -286,14 +286,14 @@ func (p *printer) textTable(r *report.Report, rows []iobench.SizeResult, k knee.
 	}
 }
 
-func kneeMark(row iobench.SizeResult, k knee.Result) string {
+func kneeMark(row record.SizeResult, k knee.Result) string {
 	if KneeShown(k) && row.WriteSize == k.WriteSize {
 		return " <- knee"
 	}
 	return ""
 }
 
-func anyWide(rows []iobench.SizeResult) bool {
+func anyWide(rows []record.SizeResult) bool {
 	for _, r := range rows {
 		if r.WideSpread {
 			return true

@@ -6,14 +6,14 @@ import (
 	"math"
 	"strings"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 )
 
 // sectionTitle heads one direction's table: "write", or with a variant
 // "write, convert=big-endian".
-func sectionTitle(r *report.Report, mode iobench.Mode) string {
+func sectionTitle(r *report.Report, mode record.Mode) string {
 	if r.Variant == "" {
 		return string(mode)
 	}
@@ -31,7 +31,7 @@ func variantsLine(c report.Config) string {
 }
 
 // ratioRows are the ratios of one direction, by size and then variant.
-func ratioRows(r *report.Report, mode iobench.Mode) (sizes []int64, at map[int64]map[string]report.VariantRatio) {
+func ratioRows(r *report.Report, mode record.Mode) (sizes []int64, at map[int64]map[string]report.VariantRatio) {
 	at = map[int64]map[string]report.VariantRatio{}
 	for _, vr := range r.Ratios {
 		if vr.Mode != mode {
@@ -92,7 +92,7 @@ const ratioNote = "ratio of medians; interval from both medians' confidence inte
 
 // ratioVerdicts sum each later variant up in one line: at how many sizes
 // it is measurably slower or faster, and the range of its ratios.
-func ratioVerdicts(r *report.Report, mode iobench.Mode) []string {
+func ratioVerdicts(r *report.Report, mode record.Mode) []string {
 	var out []string
 	for _, v := range r.Variants[1:] {
 		var n, slower, faster int
@@ -138,7 +138,7 @@ func minUTestP(m, n int) float64 {
 	return min(1, 2/c)
 }
 
-func (p *printer) textRatios(r *report.Report, mode iobench.Mode) {
+func (p *printer) textRatios(r *report.Report, mode record.Mode) {
 	sizes, at := ratioRows(r, mode)
 	if len(sizes) == 0 {
 		return
@@ -154,7 +154,7 @@ func (p *printer) textRatios(r *report.Report, mode iobench.Mode) {
 	}
 }
 
-func (p *printer) mdRatios(r *report.Report, mode iobench.Mode) {
+func (p *printer) mdRatios(r *report.Report, mode record.Mode) {
 	sizes, at := ratioRows(r, mode)
 	if len(sizes) == 0 {
 		return

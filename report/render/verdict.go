@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
@@ -104,7 +104,7 @@ func enoughWords(r *report.Report, f facts) string {
 func writesWords(r *report.Report, f facts) string {
 	w := r.Verdict.Writes
 	calls := "write(2) calls"
-	if r.Config.PrimaryMode() == iobench.ModeRead {
+	if r.Config.PrimaryMode() == record.ModeRead {
 		calls = "read(2) calls"
 	}
 	if w.RecommendedFrom == report.FromSafe {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/internal/testenv"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/units"
@@ -30,11 +30,11 @@ func verdictSweep(rng *rand.Rand, base *report.Report) *report.Report {
 	r := new(report.Report)
 	*r = *base
 	r.Config.Repeat, r.Config.TotalBytes, r.Warnings = 1+rng.IntN(5), 64<<20, nil
-	r.Config.Sizes = iobench.PowersOfTwo(int64(1<<10)<<rng.IntN(5), int64(1<<20)<<rng.IntN(7))
+	r.Config.Sizes = units.PowersOfTwo(int64(1<<10)<<rng.IntN(5), int64(1<<20)<<rng.IntN(7))
 	r.FS.IOBlockSize = []int64{4096, 512, 65536, 0}[rng.IntN(4)]
 	r.Config.KneeFraction = []float64{0.95, 0.95, 0.9}[rng.IntN(3)]
 	r.ApplyFor = [][]string{nil, nil, nil, {advice.RuntimeStdio}, {advice.RuntimeLibgfortran, advice.RuntimeROMIO}}[rng.IntN(5)]
-	res := &iobench.Result{}
+	res := &record.Result{}
 	all := randomSamples(rng, r.Config)
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	for _, s := range all {
@@ -314,7 +314,7 @@ func checkDefaultLine(r *report.Report, item string, cells map[string]string, te
 	k := r.Knee
 	f := k.Fraction
 	band := 1 / f
-	runs := report.Runs(r.Results, iobench.ModeWrite)
+	runs := report.Runs(r.Results, record.ModeWrite)
 	at, plateau := runsOf(runs, func(s int64) bool { return s == def }), runsOf(runs, func(s int64) bool {
 		return s >= k.WriteSize && (k.DeclinesAbove == 0 || s <= k.DeclinesAbove)
 	})

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/units"
@@ -24,19 +24,19 @@ func randomReport(rng *rand.Rand) *report.Report {
 	r.Config.Repeat = 1 + rng.IntN(5)
 	r.Config.TotalBytes = 64 << 20
 	r.Warnings = nil
-	r.SetResult(&iobench.Result{Samples: randomSamples(rng, r.Config)})
+	r.SetResult(&record.Result{Samples: randomSamples(rng, r.Config)})
 	return r
 }
 
 // randomSamples are c's rounds over a random curve.
-func randomSamples(rng *rand.Rand, c report.Config) []iobench.Sample {
+func randomSamples(rng *rand.Rand, c report.Config) []record.Sample {
 	kneeAt := float64(int64(2<<10) << rng.IntN(14))
 	decline := 1e18
 	if rng.IntN(3) == 0 {
 		decline = kneeAt * float64(int(1)<<rng.IntN(6))
 	}
 	exp, noise := 0.3+0.7*rng.Float64(), []float64{0.01, 0.03, 0.08, 0.15}[rng.IntN(4)]
-	var samples []iobench.Sample
+	var samples []record.Sample
 	for round := 1; round <= c.Repeat; round++ {
 		for _, size := range c.Sizes {
 			s := float64(size)
@@ -48,9 +48,9 @@ func randomSamples(rng *rand.Rand, c report.Config) []iobench.Sample {
 			if rng.Float64() < 0.03 {
 				y *= 0.5
 			}
-			secs := float64(c.TotalBytes) / (y * iobench.MiB)
-			samples = append(samples, iobench.Sample{
-				Run:     iobench.Run{Mode: iobench.ModeWrite, WriteSize: size, Round: round, Seq: len(samples) + 1},
+			secs := float64(c.TotalBytes) / (y * record.MiB)
+			samples = append(samples, record.Sample{
+				Run:     record.Run{Mode: record.ModeWrite, WriteSize: size, Round: round, Seq: len(samples) + 1},
 				Seconds: secs, Bytes: c.TotalBytes, Calls: c.TotalBytes / size, Start: fixture.Start,
 			})
 		}
@@ -139,7 +139,7 @@ func checkBand(r *report.Report, kneeLine, rec string, cell map[string]string) e
 		}
 	}
 	if k.Shape == knee.ShapeDeclines {
-		best := slices.MaxFunc(r.Results, func(a, b iobench.SizeResult) int { return cmpFloat(a.MiBPerSec, b.MiBPerSec) })
+		best := slices.MaxFunc(r.Results, func(a, b record.SizeResult) int { return cmpFloat(a.MiBPerSec, b.MiBPerSec) })
 		if strings.Contains(kneeLine, "best") && !strings.Contains(kneeLine, fmt.Sprintf("(best %.1f MiB/s)", best.MiBPerSec)) {
 			return fmt.Errorf("the table's best is %.1f MiB/s at %s", best.MiBPerSec, units.FormatSize(best.WriteSize))
 		}

@@ -1,4 +1,4 @@
-package iobench
+package record
 
 import "time"
 
@@ -27,4 +27,35 @@ func (s Sample) MiBPerSec() float64 {
 		return 0
 	}
 	return float64(s.Bytes) / s.Seconds / MiB
+}
+
+// Run is one timed pass over the data with one write (or read) size.
+type Run struct {
+	Mode      Mode  `json:"mode"` // ModeWrite or ModeRead
+	WriteSize int64 `json:"write_size"`
+	Round     int   `json:"round"` // 1-based
+	Seq       int   `json:"seq"`   // 1-based position in the sweep
+	// Variant names the Variant the run writes; "" in a sweep of one.
+	Variant string `json:"variant,omitempty"`
+}
+
+// Mode is the direction measured.
+type Mode string
+
+// Directions.
+const (
+	ModeWrite Mode = "write"
+	ModeRead  Mode = "read"
+	ModeBoth  Mode = "both"
+)
+
+// Directions are the run directions of a mode: both has write and read.
+func (m Mode) Directions() []Mode {
+	switch m {
+	case ModeRead:
+		return []Mode{ModeRead}
+	case ModeBoth:
+		return []Mode{ModeWrite, ModeRead}
+	}
+	return []Mode{ModeWrite}
 }

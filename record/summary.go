@@ -1,4 +1,4 @@
-package iobench
+package record
 
 import (
 	"cmp"
@@ -106,4 +106,17 @@ func summarizeSize(ss []Sample) SizeResult {
 	}
 	sr.TimeLimitedRuns, sr.Latency = summarizeIO(ss)
 	return sr
+}
+
+// summarizeIO is what a size's runs say beyond throughput: how many the
+// time limit cut, and their per-call times merged.
+func summarizeIO(ss []Sample) (limited int, lat *LatencySummary) {
+	ls := make([]*Latency, 0, len(ss))
+	for _, s := range ss {
+		if s.TimeLimited {
+			limited++
+		}
+		ls = append(ls, s.Latency)
+	}
+	return limited, MergeLatency(ls...).Summary()
 }
