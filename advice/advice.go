@@ -20,6 +20,15 @@ const (
 // FILE's buffer is st_blksize when that is smaller, else BUFSIZ.
 const StdioBUFSIZ = 8192
 
+// StdioDefaultBuffer is the buffer glibc gives a stream on a file system
+// whose st_blksize is blksize: st_blksize, at most BUFSIZ (0: unknown).
+func StdioDefaultBuffer(blksize int64) int64 {
+	if blksize > 0 && blksize < StdioBUFSIZ {
+		return blksize
+	}
+	return StdioBUFSIZ
+}
+
 // ReferenceSizes are the default buffers a recommendation is judged
 // against, for iobench.Config.ReferenceSizes.
 func ReferenceSizes() []int64 { return []int64{GfortranFormattedDefault, GfortranUnformattedDefault} }

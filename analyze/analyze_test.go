@@ -16,7 +16,7 @@ import (
 	"github.com/iobench/iobench/internal/testwait"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
-	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 func asParseError(err error, pe **analyze.ParseError) bool { return errors.As(err, pe) }
@@ -111,11 +111,11 @@ func TestResult(t *testing.T) {
 			if diff := cmp.Diff(want, rep.Results); diff != "" {
 				t.Errorf("Results (-want +got):\n%s", diff)
 			}
-			wantKnee := knee.EstimateKnee(report.Runs(want, record.ModeWrite), knee.DefaultFraction)
+			wantKnee := knee.EstimateKnee(verdict.Runs(want, record.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, rep.Knee); diff != "" {
 				t.Errorf("Knee (-want +got):\n%s", diff)
 			}
-			if got, want := rep.KneeStability != nil, rep.Config.Repeat >= report.MinStabilityRounds; got != want {
+			if got, want := rep.KneeStability != nil, rep.Config.Repeat >= verdict.MinStabilityRounds; got != want {
 				t.Errorf("KneeStability set: %v, want %v (repeat %d)", got, want, rep.Config.Repeat)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 // isCSVHeader reports whether s names write_size among comma-separated
@@ -405,7 +406,7 @@ func (p *csvParser) finish() (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &report.Report{Header: report.Header{Tool: report.Tool{Name: "iobench"}, StartTime: p.start()}, Summary: report.Summary{Results: rows}}
+	rep := &report.Report{Header: report.Header{Tool: report.Tool{Name: "iobench"}, StartTime: p.start()}, Summary: verdict.Summary{Results: rows}}
 	rep.FS.Type = p.meta["fs_type"]
 	rep.FS.BlockSize, _ = strconv.ParseInt(p.meta["block_size"], 10, 64)
 	rep.Config = p.config(rows)

@@ -12,6 +12,7 @@ import (
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
+	"github.com/iobench/iobench/verdict"
 )
 
 // sweepReport is a two-round write-and-read sweep as render.CSV sees it.
@@ -33,7 +34,7 @@ func sweepReport() *report.Report {
 	return &report.Report{
 		Header:  report.Header{FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}},
 		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Source: "window"},
-		Summary: report.Summary{Results: record.Summarize(&record.Result{Samples: samples})},
+		Summary: verdict.Summary{Results: record.Summarize(&record.Result{Samples: samples})},
 	}
 }
 

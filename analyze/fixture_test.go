@@ -15,6 +15,7 @@ import (
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
+	"github.com/iobench/iobench/verdict"
 )
 
 var update = flag.Bool("update", false, "rewrite the JSON and CSV fixtures from testdata/pr91030-small.txt")
@@ -45,7 +46,7 @@ func asIobench(t *testing.T) *report.Report {
 	rep.Tool = report.Tool{Name: "iobench", Version: "fixture", GoVersion: "go1.26"}
 	rep.Command = []string{"analyze.test", "-test.run=TestFixtures", "-update"}
 	rep.Config.KneeFraction = knee.DefaultFraction
-	rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
+	rep.Knee = knee.EstimateKnee(verdict.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
 	return &rep
 }
 
@@ -76,7 +77,7 @@ func TestFixtures(t *testing.T) {
 // output and the same curve written by iobench give the same knee.
 func TestSameKnee(t *testing.T) {
 	want := mustParseFile(t, smallText)
-	wantKnee := knee.EstimateKnee(report.Runs(want.Report.Results, record.ModeWrite), knee.DefaultFraction)
+	wantKnee := knee.EstimateKnee(verdict.Runs(want.Report.Results, record.ModeWrite), knee.DefaultFraction)
 	if !wantKnee.Found { // two not-found knees would compare equal
 		t.Fatalf("the fixture has no knee to compare: %+v", wantKnee)
 	}
@@ -86,7 +87,7 @@ func TestSameKnee(t *testing.T) {
 	for _, path := range []string{smallJSON, smallCSV} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			got := mustParseFile(t, path)
-			gotKnee := knee.EstimateKnee(report.Runs(got.Report.Results, record.ModeWrite), knee.DefaultFraction)
+			gotKnee := knee.EstimateKnee(verdict.Runs(got.Report.Results, record.ModeWrite), knee.DefaultFraction)
 			if diff := cmp.Diff(wantKnee, gotKnee, approx); diff != "" {
 				t.Errorf("knee differs from the text's (-want +got):\n%s", diff)
 			}
@@ -102,7 +103,7 @@ func curve(in *analyze.Input) []knee.Point { return medianCurve(in.Report.Result
 // medianCurve is the median of each size in one direction, as knee sees it.
 func medianCurve(rows []record.SizeResult, mode record.Mode) []knee.Point {
 	var pts []knee.Point
-	for _, row := range report.ModeRows(rows, mode) {
+	for _, row := range verdict.ModeRows(rows, mode) {
 		pts = append(pts, knee.Point{Size: row.WriteSize, MiBPerSec: row.MiBPerSec})
 	}
 	return pts

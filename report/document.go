@@ -7,6 +7,7 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
+	"github.com/iobench/iobench/verdict"
 )
 
 // reportJSON is a Report's JSON document, field by field in the order
@@ -14,26 +15,26 @@ import (
 // warnings hold the run's and the summary's in one list.
 type reportJSON struct {
 	Header
-	Config         Config                 `json:"config"`
-	WarmupRan      bool                   `json:"warmup_ran"`
-	Results        []record.SizeResult    `json:"results"`
-	Knee           knee.Estimate          `json:"knee"`
-	ReadKnee       *knee.Estimate         `json:"read_knee,omitempty"`
-	KneeStability  *knee.Spread           `json:"knee_stability,omitempty"`
-	Adaptive       *record.Adaptive       `json:"adaptive,omitempty"`
-	Recommendation *advice.Recommendation `json:"recommendation,omitempty"`
-	Verdict        Verdict                `json:"verdict"`
-	MPI            *MPI                   `json:"mpi,omitempty"`
-	Jobs           *Jobs                  `json:"jobs,omitempty"`
-	Variants       []VariantResult        `json:"variants,omitempty"`
-	Ratios         []VariantRatio         `json:"ratios,omitempty"`
-	KeptFile       string                 `json:"kept_file,omitempty"`
-	LeftFiles      []record.LeftFile      `json:"left_files,omitempty"`
-	Verified       *record.Verified       `json:"verified,omitempty"`
-	Warnings       []string               `json:"warnings"`
-	Incomplete     bool                   `json:"incomplete"`
-	Error          string                 `json:"error,omitempty"`
-	ETAError       *ETAError              `json:"eta_error,omitempty"`
+	Config         Config                  `json:"config"`
+	WarmupRan      bool                    `json:"warmup_ran"`
+	Results        []record.SizeResult     `json:"results"`
+	Knee           knee.Estimate           `json:"knee"`
+	ReadKnee       *knee.Estimate          `json:"read_knee,omitempty"`
+	KneeStability  *knee.Spread            `json:"knee_stability,omitempty"`
+	Adaptive       *record.Adaptive        `json:"adaptive,omitempty"`
+	Recommendation *advice.Recommendation  `json:"recommendation,omitempty"`
+	Verdict        verdict.Verdict         `json:"verdict"`
+	MPI            *MPI                    `json:"mpi,omitempty"`
+	Jobs           *Jobs                   `json:"jobs,omitempty"`
+	Variants       []verdict.VariantResult `json:"variants,omitempty"`
+	Ratios         []verdict.VariantRatio  `json:"ratios,omitempty"`
+	KeptFile       string                  `json:"kept_file,omitempty"`
+	LeftFiles      []record.LeftFile       `json:"left_files,omitempty"`
+	Verified       *record.Verified        `json:"verified,omitempty"`
+	Warnings       []string                `json:"warnings"`
+	Incomplete     bool                    `json:"incomplete"`
+	Error          string                  `json:"error,omitempty"`
+	ETAError       *ETAError               `json:"eta_error,omitempty"`
 }
 
 // MarshalJSON writes the report's JSON document.
@@ -54,8 +55,8 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return err
 	}
-	s := Summary{Results: d.Results, Knee: d.Knee, ReadKnee: d.ReadKnee, KneeStability: d.KneeStability,
-		Recommendation: d.Recommendation, Variants: d.Variants, Ratios: d.Ratios, Warnings: summaryWarnings(d.Knee), Verdict: d.Verdict}
+	s := verdict.Summary{Results: d.Results, Knee: d.Knee, ReadKnee: d.ReadKnee, KneeStability: d.KneeStability,
+		Recommendation: d.Recommendation, Variants: d.Variants, Ratios: d.Ratios, Warnings: verdict.KneeWarnings(d.Knee), Verdict: d.Verdict}
 	*r = Report{Header: d.Header, Config: d.Config, WarmupRan: d.WarmupRan, Summary: s, Adaptive: d.Adaptive,
 		MPI: d.MPI, Jobs: d.Jobs, KeptFile: d.KeptFile, LeftFiles: d.LeftFiles, Verified: d.Verified,
 		Warnings: runWarnings(d.Warnings, s.Warnings), Incomplete: d.Incomplete, Error: d.Error, ETAError: d.ETAError}
@@ -64,7 +65,7 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 
 // runWarnings are a document's warnings less one of each the summary
 // derives.
-func runWarnings(all []string, derived []Warning) []string {
+func runWarnings(all []string, derived []verdict.Warning) []string {
 	out := slices.Clone(all)
 	for _, w := range derived {
 		if i := slices.Index(out, w.Text); i >= 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/record"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Header is how every report of a measurement begins: the build, the
@@ -27,7 +28,7 @@ type Report struct {
 	Header
 	Config    Config
 	WarmupRan bool
-	Summary
+	verdict.Summary
 	Adaptive *record.Adaptive // what --repeat auto did
 	MPI      *MPI
 	Jobs     *Jobs // --jobs: writers in one process, aggregated
@@ -59,7 +60,7 @@ func (r *Report) SetResult(res *record.Result) {
 	if res.Adaptive != nil {
 		r.Config.Repeat = res.Adaptive.Rounds
 	}
-	r.Summary = Summarize(res, r.Config, r.FS, r.ApplyFor)
+	r.Summary = verdict.Summarize(res, r.Config, r.FS, r.ApplyFor)
 }
 
 // AllWarnings are the run's warnings, then the summary's.

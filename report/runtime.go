@@ -10,6 +10,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // RuntimeReport is everything one `iobench runtime` run produced: the
@@ -35,7 +36,7 @@ type RuntimeReport struct {
 	Adaptive *runtimes.Adaptive `json:"adaptive,omitempty"`
 	// Verdict is what to set per layout and byte order, from the gains
 	// measured through the runtime (SetApply).
-	Verdict *Verdict `json:"verdict,omitempty"`
+	Verdict *verdict.Verdict `json:"verdict,omitempty"`
 }
 
 // RuntimeConfig is a runtime plan as reported.
@@ -98,8 +99,8 @@ func (r *RuntimeReport) SetApply() {
 
 // verdict judges each layout and byte order's advice by the gain the
 // runtime measured for it: a buffer is set only for a real gain.
-func (r *RuntimeReport) verdict() Verdict {
-	v := Verdict{Incomplete: r.Incomplete, SizesPlanned: len(r.Summary.Cases)}
+func (r *RuntimeReport) verdict() verdict.Verdict {
+	v := verdict.Verdict{Incomplete: r.Incomplete, SizesPlanned: len(r.Summary.Cases)}
 	for _, c := range r.Summary.Cases {
 		if c.Runs > 0 {
 			v.SizesRun++
@@ -107,37 +108,37 @@ func (r *RuntimeReport) verdict() Verdict {
 	}
 	fraction := knee.DefaultFraction
 	if sw := r.Sweep; sw != nil && sw.KneeBytes > 0 {
-		v.Writes = &WritesVerdict{WriteSize: sw.RecommendedBytes, Established: sw.KneeEstablished}
-		fraction = bandFraction(sw.Fraction)
+		v.Writes = &verdict.WritesVerdict{WriteSize: sw.RecommendedBytes, Established: sw.KneeEstablished}
+		fraction = verdict.BandFraction(sw.Fraction)
 	}
 	for _, a := range r.Summary.Advice {
 		d := runtimeDefault(a, r.Config.DefaultBuffer, fraction, r.Sweep)
 		d.Runtime = applyName(r.Runtime)
 		v.Defaults = append(v.Defaults, d)
-		v.Advice = v.Advice || d.Basis != BasisNoKnee
+		v.Advice = v.Advice || d.Basis != verdict.BasisNoKnee
 	}
 	if !v.Advice {
-		v.NoAdvice = NoAdviceNoKnee
+		v.NoAdvice = verdict.NoAdviceNoKnee
 	}
 	return v
 }
 
 // runtimeDefault is one layout and byte order's advice as a verdict.
-func runtimeDefault(a runtimes.Advice, def int64, fraction float64, sw *runtimes.Sweep) DefaultVerdict {
-	d := DefaultVerdict{Case: string(a.Layout) + ", " + a.Convert, Default: def, Buffer: a.BufferBytes, Gain: a.Gain, Measured: a.Measured}
+func runtimeDefault(a runtimes.Advice, def int64, fraction float64, sw *runtimes.Sweep) verdict.DefaultVerdict {
+	d := verdict.DefaultVerdict{Case: string(a.Layout) + ", " + a.Convert, Default: def, Buffer: a.BufferBytes, Gain: a.Gain, Measured: a.Measured}
 	switch {
 	case a.Verdict == runtimes.VerdictAny:
-		d.Basis, d.Established = BasisAny, true
+		d.Basis, d.Established = verdict.BasisAny, true
 	case a.Verdict == runtimes.VerdictNoKnee:
-		d.Basis = BasisNoKnee
+		d.Basis = verdict.BasisNoKnee
 	case a.KeepDefault:
-		d.Basis, d.Established = BasisAboveKnee, sw != nil && sw.KneeEstablished
+		d.Basis, d.Established = verdict.BasisAboveKnee, sw != nil && sw.KneeEstablished
 	case !a.Measured || a.Gain == nil:
-		d.Basis, d.Gain, d.Measured = BasisNotRun, predictedGain(a.Sweep), false
+		d.Basis, d.Gain, d.Measured = verdict.BasisNotRun, predictedGain(a.Sweep), false
 	default:
-		d.Basis, d.Established = judgeGain(*a.Gain, fraction)
+		d.Basis, d.Established = verdict.JudgeGain(*a.Gain, fraction)
 	}
-	if d.Basis == BasisGain {
+	if d.Basis == verdict.BasisGain {
 		d.Set = a.BufferBytes
 	}
 	return d
@@ -155,7 +156,7 @@ func predictedGain(sp *runtimes.SweepPrediction) *knee.Gain {
 // keepSlower keeps the default in rt's rows whose buffer the runtime
 // measured and the verdict sets in no case: a setting is never one the
 // runtime itself measured slower, or showed no gain for.
-func keepSlower(rows []advice.Apply, v Verdict, rt string) []advice.Apply {
+func keepSlower(rows []advice.Apply, v verdict.Verdict, rt string) []advice.Apply {
 	judged := map[int64]string{} // buffer: "set", "slower" or "open"
 	var def int64
 	for _, d := range v.Defaults {
@@ -164,7 +165,7 @@ func keepSlower(rows []advice.Apply, v Verdict, rt string) []advice.Apply {
 		case d.Set > 0:
 			judged[d.Buffer] = "set"
 		case !d.Measured || judged[d.Buffer] == "set":
-		case d.Basis == BasisSlower:
+		case d.Basis == verdict.BasisSlower:
 			judged[d.Buffer] = "slower"
 		case judged[d.Buffer] == "":
 			judged[d.Buffer] = "open"

@@ -11,6 +11,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // LibraryReport is what `iobench runtime mpiio|hdf5` produced: a runtime
@@ -337,7 +338,7 @@ func (r *LibraryReport) sieveRow() []advice.Apply {
 // fraction is the plateau band of the sweep behind the report.
 func (r *LibraryReport) fraction() float64 {
 	if r.Sweep != nil {
-		return bandFraction(r.Sweep.Fraction)
+		return verdict.BandFraction(r.Sweep.Fraction)
 	}
 	return knee.DefaultFraction
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 func TestKneeWithUnequalBytesPerRun(t *testing.T) {
@@ -43,7 +44,7 @@ func TestFullRoundCurves(t *testing.T) {
 	s := func(round int, size int64) record.Sample {
 		return record.Sample{Run: record.Run{Mode: record.ModeWrite, WriteSize: size, Round: round}, Seconds: 1, Bytes: record.MiB}
 	}
-	got := report.FullRoundCurves([]record.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: record.Run{Mode: record.ModeRead, Round: 4}}}, record.ModeWrite)
+	got := verdict.FullRoundCurves([]record.Sample{s(3, 1024), s(1, 1024), s(1, 2048), s(2, 2048), s(2, 1024), {Run: record.Run{Mode: record.ModeRead, Round: 4}}}, record.ModeWrite)
 	full := []knee.Point{{Size: 1024, MiBPerSec: 1}, {Size: 2048, MiBPerSec: 1}}
 	want := [][]knee.Point{full, {full[1], full[0]}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -61,7 +62,7 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 	res := &record.Result{Samples: fixture.Samples(r.Config, []record.Mode{record.ModeWrite},
 		func(_ record.Mode, size int64) float64 { return float64(min(size, 1<<20)) / 1000 })}
 	r.SetResult(res)
-	if len(r.Summary.Warnings) != 1 || r.Summary.Warnings[0].Kind != report.WarnKneeNotEstablished {
+	if len(r.Summary.Warnings) != 1 || r.Summary.Warnings[0].Kind != verdict.WarnKneeNotEstablished {
 		t.Fatalf("one round: summary warnings %+v, want the knee not established", r.Summary.Warnings)
 	}
 	doc, err := json.Marshal(r)

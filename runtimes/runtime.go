@@ -77,8 +77,5 @@ func DefaultBuffer(rt Runtime, blksize int64) int64 {
 	if rt == Gfortran {
 		return GfortranDefaultBuffer
 	}
-	if blksize > 0 && blksize < advice.StdioBUFSIZ {
-		return blksize
-	}
-	return advice.StdioBUFSIZ
+	return advice.StdioDefaultBuffer(blksize)
 }

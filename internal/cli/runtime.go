@@ -24,6 +24,7 @@ import (
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Defaults of `iobench runtime`.
@@ -437,7 +438,7 @@ func sweepOf(source string, rep *report.Report) *runtimes.Sweep {
 	if rep.Recommendation != nil {
 		rec = rep.Recommendation.BufferSize
 	}
-	return runtimes.NewSweep(source, report.Runs(rep.Results, iobench.ModeWrite), kneeBytes, rec, k.Established, rep.Config.KneeFraction)
+	return runtimes.NewSweep(source, verdict.Runs(rep.Results, iobench.ModeWrite), kneeBytes, rec, k.Established, rep.Config.KneeFraction)
 }
 
 // quickSizes are the write sizes of the quick sweep: the powers of two

@@ -25,6 +25,7 @@ import (
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Every plot is 8x5 inches, which reads at a glance on a screen and in a
@@ -187,7 +188,7 @@ func (f *figure) addRuns(runs []report.Run) (top float64, err error) {
 	knees := 0
 	for i, run := range runs {
 		for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
-			rows := report.ModeRows(run.Report.Results, mode)
+			rows := verdict.ModeRows(run.Report.Results, mode)
 			if len(rows) == 0 {
 				continue
 			}
@@ -317,7 +318,7 @@ func seriesLabel(runs []report.Run, i int, mode record.Mode) string {
 		}
 	}
 	for _, run := range runs {
-		if len(report.ModeRows(run.Report.Results, record.ModeRead)) > 0 {
+		if len(verdict.ModeRows(run.Report.Results, record.ModeRead)) > 0 {
 			return label + ", " + string(mode)
 		}
 	}

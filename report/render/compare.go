@@ -11,6 +11,7 @@ import (
 
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Compare writes a side-by-side table of several reports: one row per
@@ -120,7 +121,7 @@ func (p *printer) compareMode(runs []report.Run, mode record.Mode, s compareStyl
 	s.table(p, head, rows)
 	p.F("\n")
 	for i, run := range runs {
-		if rows := report.ModeRows(run.Report.Results, mode); len(rows) > 0 {
+		if rows := verdict.ModeRows(run.Report.Results, mode); len(rows) > 0 {
 			p.F(s.knee, runLabel(i), KneeLine(run.Report.KneeFor(mode), rows))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 // compareRuns are n reports of rows write sizes each, a saturating curve
@@ -27,7 +28,7 @@ func compareRuns(n, rows int) []report.Run {
 			}
 			rep.Results = append(rep.Results, row)
 		}
-		rep.Knee = knee.EstimateKnee(report.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
+		rep.Knee = knee.EstimateKnee(verdict.Runs(rep.Results, record.ModeWrite), knee.DefaultFraction)
 		runs[i] = report.Run{Name: fmt.Sprintf("r%d.json", i), Report: rep}
 	}
 	return runs

@@ -9,6 +9,7 @@ import (
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // applyHeader introduces the block: what the values come from and
@@ -37,12 +38,12 @@ func applyHeader(r *report.Report, reasons string) string {
 	}
 	if !rec.KneeEstablished {
 		sure := "the knee is not established, so these are provisional; "
-		if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == report.FromSafe {
+		if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == verdict.FromSafe {
 			sure = "the knee is not established; "
 		}
 		how = sure + how
 	}
-	if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == report.FromSafe {
+	if w := r.Verdict.Writes; w != nil && w.RecommendedFrom == verdict.FromSafe {
 		return fmt.Sprintf("how to apply it, from %s, the smallest size measured not worse than the plateau (%s; %s):", units.FormatSize(w.Recommended), how, reasons)
 	}
 	return fmt.Sprintf("how to apply it, from the %s knee (%s; %s):", units.FormatSize(rec.BufferSize), how, reasons)

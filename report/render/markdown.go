@@ -13,6 +13,7 @@ import (
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/page"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Markdown writes the report for pasting into a bug report: the command,
@@ -32,7 +33,7 @@ func Markdown(w io.Writer, r *report.Report) error {
 	p.Fenced("text", alignPairs(envPairs(r)))
 	for _, mode := range []record.Mode{record.ModeWrite, record.ModeRead} {
 		for _, v := range r.Views() {
-			if rows := report.ModeRows(v.Results, mode); len(rows) > 0 {
+			if rows := verdict.ModeRows(v.Results, mode); len(rows) > 0 {
 				p.mdResults(v, mode, rows)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/verdict"
 )
 
 // runtimeName is the library a runtime's figures are of.
@@ -387,5 +388,5 @@ func asSweepReport(r *report.RuntimeReport) *report.Report {
 	if r.Sweep != nil {
 		rec.BufferSize, rec.KneeEstablished = r.Sweep.RecommendedBytes, r.Sweep.KneeEstablished
 	}
-	return &report.Report{Header: report.Header{FS: r.FS}, Summary: report.Summary{Recommendation: rec, Verdict: report.Verdict{Advice: true}}}
+	return &report.Report{Header: report.Header{FS: r.FS}, Summary: verdict.Summary{Recommendation: rec, Verdict: verdict.Verdict{Advice: true}}}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 // Text writes the report with its answer first: a short header, the
@@ -238,7 +239,7 @@ func (p *printer) textBody(r *report.Report) {
 // textMode is one direction of one report (or variant): its table, chart,
 // knee and spread across ranks or jobs.
 func (p *printer) textMode(r *report.Report, mode record.Mode) {
-	rows := report.ModeRows(r.Results, mode)
+	rows := verdict.ModeRows(r.Results, mode)
 	if len(rows) == 0 {
 		return
 	}

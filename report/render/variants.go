@@ -9,6 +9,7 @@ import (
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/verdict"
 )
 
 // sectionTitle heads one direction's table: "write", or with a variant
@@ -31,14 +32,14 @@ func variantsLine(c report.Config) string {
 }
 
 // ratioRows are the ratios of one direction, by size and then variant.
-func ratioRows(r *report.Report, mode record.Mode) (sizes []int64, at map[int64]map[string]report.VariantRatio) {
-	at = map[int64]map[string]report.VariantRatio{}
+func ratioRows(r *report.Report, mode record.Mode) (sizes []int64, at map[int64]map[string]verdict.VariantRatio) {
+	at = map[int64]map[string]verdict.VariantRatio{}
 	for _, vr := range r.Ratios {
 		if vr.Mode != mode {
 			continue
 		}
 		if at[vr.WriteSize] == nil {
-			at[vr.WriteSize] = map[string]report.VariantRatio{}
+			at[vr.WriteSize] = map[string]verdict.VariantRatio{}
 		}
 		at[vr.WriteSize][vr.Variant] = vr
 	}
@@ -53,7 +54,7 @@ func ratioHead(r *report.Report) []string {
 	return head
 }
 
-func ratioCells(r *report.Report, size int64, at map[string]report.VariantRatio) []string {
+func ratioCells(r *report.Report, size int64, at map[string]verdict.VariantRatio) []string {
 	cells := []string{sizeName(size), itoa(size)}
 	for _, v := range r.Variants[1:] {
 		vr, ok := at[v.Name]
@@ -66,7 +67,7 @@ func ratioCells(r *report.Report, size int64, at map[string]report.VariantRatio)
 	return cells
 }
 
-func ratioMark(vr report.VariantRatio) string {
+func ratioMark(vr verdict.VariantRatio) string {
 	s := ratio(vr.Ratio)
 	if vr.Differs {
 		s += " *"
@@ -74,14 +75,14 @@ func ratioMark(vr report.VariantRatio) string {
 	return s
 }
 
-func intervalText(vr report.VariantRatio) string {
+func intervalText(vr verdict.VariantRatio) string {
 	if vr.CIConfidence <= 0 {
 		return "- (1 run)"
 	}
 	return fmt.Sprintf("%s-%s (%.0f%%)", strings.TrimSuffix(ratio(vr.CILow), "x"), ratio(vr.CIHigh), 100*vr.CIConfidence)
 }
 
-func pText(vr report.VariantRatio) string {
+func pText(vr verdict.VariantRatio) string {
 	if vr.CIConfidence <= 0 {
 		return "-"
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 // TextBrief writes only the verdict: what to set, per runtime.
@@ -43,7 +44,7 @@ func sweepVerdictLines(r *report.Report) []string {
 	if !v.Advice {
 		return append(out, "verdict: "+noAdviceWords(r))
 	}
-	rows := report.ModeRows(firstView(r).Results, r.Config.PrimaryMode())
+	rows := verdict.ModeRows(firstView(r).Results, r.Config.PrimaryMode())
 	f := tableFacts(r.Knee.Result, rows)
 	if v.DefaultsEnough {
 		return append(out, "verdict"+basisNote(r)+": "+enoughWords(r, f))
@@ -85,7 +86,7 @@ func incompleteLine(r *report.Report) string {
 
 // noAdviceWords says why the verdict advises nothing.
 func noAdviceWords(r *report.Report) string {
-	if r.Verdict.NoAdvice == report.NoAdviceSizesMissing {
+	if r.Verdict.NoAdvice == verdict.NoAdviceSizesMissing {
 		return "no advice: the sizes not measured could move the knee; run the sweep again in full"
 	}
 	return "no write size to advise: " + cmp.Or(r.Knee.Reason, "no knee was found")
@@ -107,7 +108,7 @@ func writesWords(r *report.Report, f facts) string {
 	if r.Config.PrimaryMode() == record.ModeRead {
 		calls = "read(2) calls"
 	}
-	if w.RecommendedFrom == report.FromSafe {
+	if w.RecommendedFrom == verdict.FromSafe {
 		return safeFirstWords(w, f, calls)
 	}
 	var s string
@@ -125,7 +126,7 @@ func writesWords(r *report.Report, f facts) string {
 
 // safeFirstWords leads with the measured safe size when the knee is not
 // established: the advice rests on it, the knee's guess comes after.
-func safeFirstWords(w *report.WritesVerdict, f facts, calls string) string {
+func safeFirstWords(w *verdict.WritesVerdict, f facts, calls string) string {
 	s := fmt.Sprintf("%s of at least %s (%d bytes): %s of the %.1f MiB/s plateau", calls, units.FormatSize(w.SafeSize), w.SafeSize, f.pct(w.SafeSize), w.PlateauMiBPerSec)
 	if w.DeclinesAbove > 0 {
 		s = fmt.Sprintf("%s of %s (%d bytes) up to %s: %s of the %.1f MiB/s plateau", calls, units.FormatSize(w.SafeSize), w.SafeSize,
@@ -155,7 +156,7 @@ func writesSureWords(r *report.Report) string {
 
 // safeWords says that no size is yet measured not worse than the plateau
 // (a safe one leads the verdict instead).
-func safeWords(w *report.WritesVerdict) string {
+func safeWords(w *verdict.WritesVerdict) string {
 	if w.SafeSize == 0 {
 		return "no size is yet measured not worse than the plateau (more rounds would tell)"
 	}
@@ -164,7 +165,7 @@ func safeWords(w *report.WritesVerdict) string {
 }
 
 // defaultLabel names a runtime's buffer.
-func defaultLabel(d report.DefaultVerdict) string {
+func defaultLabel(d verdict.DefaultVerdict) string {
 	name := advice.RuntimeTitle(d.Runtime)
 	if d.Case != "" {
 		return name + ", " + d.Case
@@ -175,18 +176,18 @@ func defaultLabel(d report.DefaultVerdict) string {
 // defaultWords is what to do with one default and why: what it measured
 // (from write(2) calls of its size), the gain of the recommended size
 // over it with its interval, and whether that is established.
-func defaultWords(d report.DefaultVerdict, f facts) string {
+func defaultWords(d verdict.DefaultVerdict, f facts) string {
 	s := actionWords(d)
 	if d.DefaultMiBPerSec > 0 {
 		s += fmt.Sprintf(": %s measured %s of the plateau", units.FormatSize(d.Default), f.pct(d.Default))
 	}
-	if (d.Basis == report.BasisAboveKnee || d.Basis == report.BasisAboveSafe) && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
+	if (d.Basis == verdict.BasisAboveKnee || d.Basis == verdict.BasisAboveSafe) && d.DefaultMiBPerSec > 0 && f.share[d.Default] < f.k.Fraction {
 		s += fmt.Sprintf(", below %s but not measurably so", f.bandPct())
 	}
-	if g := d.Gain; g != nil && d.Basis != report.BasisAboveKnee && d.Basis != report.BasisAboveSafe && d.Basis != report.BasisDip {
+	if g := d.Gain; g != nil && d.Basis != verdict.BasisAboveKnee && d.Basis != verdict.BasisAboveSafe && d.Basis != verdict.BasisDip {
 		s += fmt.Sprintf("; %s would gain %s, inferred from write(2) calls", bufferWords(d, f), gainWords(g))
 	}
-	if d.Basis == report.BasisNotRun && len(f.sizes) > 0 {
+	if d.Basis == verdict.BasisNotRun && len(f.sizes) > 0 {
 		return s + fmt.Sprintf("; %s was not measured (the sweep ran %s to %s): not established",
 			units.FormatSize(d.Default), units.FormatSize(f.sizes[0]), units.FormatSize(f.sizes[len(f.sizes)-1]))
 	}
@@ -195,7 +196,7 @@ func defaultWords(d report.DefaultVerdict, f facts) string {
 
 // bufferWords names the buffer a default is judged against, with the
 // table's share of the plateau when it was chosen by measurement.
-func bufferWords(d report.DefaultVerdict, f facts) string {
+func bufferWords(d verdict.DefaultVerdict, f facts) string {
 	if d.BufferShare > 0 {
 		return fmt.Sprintf("%s (measured %s of the plateau)", units.FormatSize(d.Buffer), f.pct(d.Buffer))
 	}
@@ -203,9 +204,9 @@ func bufferWords(d report.DefaultVerdict, f facts) string {
 }
 
 // actionWords is what to set, or to keep the default.
-func actionWords(d report.DefaultVerdict) string {
+func actionWords(d verdict.DefaultVerdict) string {
 	switch {
-	case d.Basis == report.BasisAny:
+	case d.Basis == verdict.BasisAny:
 		return "any buffer"
 	case d.Set > 0:
 		return settingWords(d.Runtime, d.Case, d.Set)
@@ -244,40 +245,40 @@ func pWords(p float64) string {
 
 // basisWords says what the verdict rests on and whether it is
 // established, in the statistics' own terms.
-func basisWords(d report.DefaultVerdict, k knee.Result) string {
+func basisWords(d verdict.DefaultVerdict, k knee.Result) string {
 	band := 1 / cmp.Or(k.Fraction, knee.DefaultFraction)
 	g := d.Gain
 	switch d.Basis {
-	case report.BasisGain:
+	case verdict.BasisGain:
 		return fmt.Sprintf("%s and the interval clears x%.2f: established", pWords(g.P), band)
-	case report.BasisBand:
+	case verdict.BasisBand:
 		return fmt.Sprintf("the interval stays within x%.2f: established", band)
-	case report.BasisSlower:
+	case verdict.BasisSlower:
 		return fmt.Sprintf("slower, %s: established", pWords(g.P))
-	case report.BasisAboveKnee:
+	case verdict.BasisAboveKnee:
 		return aboveKneeWords(d, k)
-	case report.BasisAboveSafe:
+	case verdict.BasisAboveSafe:
 		return fmt.Sprintf("it is at or above %s, the smallest size measured not worse than the plateau: established with it", units.FormatSize(d.Buffer))
-	case report.BasisDip:
+	case verdict.BasisDip:
 		if d.BufferShare > 0 {
 			return fmt.Sprintf("it is at or above %s, measured not worse than the plateau, yet the plateau is %s faster, %s: not established",
 				units.FormatSize(d.Buffer), gainWords(g), pWords(g.P))
 		}
 		return fmt.Sprintf("it is at or above the %s knee, yet the plateau is %s faster, %s: not established",
 			units.FormatSize(k.WriteSize), gainWords(g), pWords(g.P))
-	case report.BasisFewRuns:
+	case verdict.BasisFewRuns:
 		return fmt.Sprintf("%s of %s and %s on the plateau are too few (%d each): not established",
 			runsWord(g.Runs), units.FormatSize(d.Default), runsWord(g.PlateauRuns), knee.MinEstablishRuns)
-	case report.BasisPValue:
+	case verdict.BasisPValue:
 		if least := minUTestP(g.Runs, g.PlateauRuns); least >= knee.GainAlpha {
 			return fmt.Sprintf("%s, the least %d and %d runs can give: not established", pWords(g.P), g.Runs, g.PlateauRuns)
 		}
 		return pWords(g.P) + ": not established"
-	case report.BasisInterval:
+	case verdict.BasisInterval:
 		return fmt.Sprintf("%s, but the interval reaches x%.2f, within the band: not established", pWords(g.P), g.Low)
-	case report.BasisNotRun:
+	case verdict.BasisNotRun:
 		return fmt.Sprintf("%s was not measured: not established", units.FormatSize(d.Default))
-	case report.BasisAny:
+	case verdict.BasisAny:
 		return "the buffer does not change the write(2) calls"
 	}
 	return "no knee to aim at"
@@ -285,7 +286,7 @@ func basisWords(d report.DefaultVerdict, k knee.Result) string {
 
 // aboveKneeWords: a default at or above the knee is kept, as sure as the
 // knee is.
-func aboveKneeWords(d report.DefaultVerdict, k knee.Result) string {
+func aboveKneeWords(d verdict.DefaultVerdict, k knee.Result) string {
 	s := fmt.Sprintf("it is at or above the %s knee", units.FormatSize(d.Buffer))
 	if k.WriteSize > 0 {
 		s = fmt.Sprintf("it is at or above the %s knee", units.FormatSize(k.WriteSize))
@@ -334,17 +335,17 @@ func sweepFraction(sw *runtimes.Sweep) float64 {
 }
 
 // runtimeDefaultWords is one layout and byte order's verdict.
-func runtimeDefaultWords(d report.DefaultVerdict, fraction float64) string {
+func runtimeDefaultWords(d verdict.DefaultVerdict, fraction float64) string {
 	s := actionWords(d)
 	switch {
-	case d.Basis == report.BasisAny:
+	case d.Basis == verdict.BasisAny:
 		return s + ": one write(2) of the whole array, whatever the buffer: established"
-	case d.Basis == report.BasisAboveKnee:
+	case d.Basis == verdict.BasisAboveKnee:
 		return fmt.Sprintf("%s: it is at least the %s this needs; %s", s, units.FormatSize(d.Buffer), map[bool]string{true: "established", false: "not established, as the knee is not"}[d.Established])
-	case d.Basis == report.BasisNotRun && d.Gain != nil:
+	case d.Basis == verdict.BasisNotRun && d.Gain != nil:
 		return fmt.Sprintf("%s: %s was not measured through the runtime (add it to --buffers); the write(2) sweep predicts %s: not established",
 			s, units.FormatSize(d.Buffer), gainWords(d.Gain))
-	case d.Basis == report.BasisNotRun || d.Gain == nil:
+	case d.Basis == verdict.BasisNotRun || d.Gain == nil:
 		return fmt.Sprintf("%s: %s was not measured through the runtime (add it to --buffers): not established", s, units.FormatSize(d.Buffer))
 	}
 	return fmt.Sprintf("%s: %s measured %s over the default (%s); %s", s, units.FormatSize(d.Buffer), gainWords(d.Gain),

@@ -18,6 +18,7 @@ import (
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 	"github.com/iobench/iobench/units"
+	"github.com/iobench/iobench/verdict"
 )
 
 var verdictSweeps = flag.Int("verdict.sweeps", 0, "synthetic sweeps TestVerdictAgreesWithNumbers renders (0: 10000 in the full layer without -race, else 1000)")
@@ -92,8 +93,8 @@ func TestVerdictAgreesWithNumbers(t *testing.T) {
 // BasisBand is rare in a sweep (a default below the knee is mostly
 // measurably below the band too) and BasisSlower rarer still: they are
 // counted, not required.
-var verdictKinds = []string{report.BasisGain, report.BasisAboveKnee, report.BasisAboveSafe, report.BasisFewRuns, report.BasisPValue,
-	report.BasisInterval, report.BasisDip, report.BasisNotRun, "incomplete", "defaults_enough", report.NoAdviceSizesMissing, report.NoAdviceNoKnee}
+var verdictKinds = []string{verdict.BasisGain, verdict.BasisAboveKnee, verdict.BasisAboveSafe, verdict.BasisFewRuns, verdict.BasisPValue,
+	verdict.BasisInterval, verdict.BasisDip, verdict.BasisNotRun, "incomplete", "defaults_enough", verdict.NoAdviceSizesMissing, verdict.NoAdviceNoKnee}
 
 func countKinds(seen map[string]int, r *report.Report) {
 	v := r.Verdict
@@ -182,7 +183,7 @@ func verdictBlock(lines []string) []string {
 }
 
 func measuredSizes(r *report.Report) int {
-	return len(report.ModeRows(r.Results, r.Config.PrimaryMode()))
+	return len(verdict.ModeRows(r.Results, r.Config.PrimaryMode()))
 }
 
 // checkNoAdvice: nothing is set and there is no how-to-apply block.
@@ -215,7 +216,7 @@ var writesLine = regexp.MustCompile(`^verdict: write\(2\) calls of (?:at least )
 // plateau.
 func checkEnough(r *report.Report, v []string) error {
 	k := r.Knee
-	runs := report.Runs(r.Results, r.Config.PrimaryMode())
+	runs := verdict.Runs(r.Results, r.Config.PrimaryMode())
 	g := knee.GroupRuns(runs)
 	want := len(g) > 0 && k.NoiseCV > 0 && k.Status != knee.StatusOneRound && k.DeclinesAbove == 0 && k.CILow == g[0].Size
 	plateau := knee.PlateauRuns(runs, k.Result)
@@ -249,7 +250,7 @@ func recommendedOf(r *report.Report) (size int64, safe bool) {
 	if k.Established {
 		return r.Recommendation.BufferSize, false
 	}
-	if s := knee.SafeSize(report.Runs(r.Results, r.Config.PrimaryMode()), k.Result); s.Size > 0 {
+	if s := knee.SafeSize(verdict.Runs(r.Results, r.Config.PrimaryMode()), k.Result); s.Size > 0 {
 		return s.Size, true
 	}
 	return r.Recommendation.BufferSize, false
@@ -314,7 +315,7 @@ func checkDefaultLine(r *report.Report, item string, cells map[string]string, te
 	k := r.Knee
 	f := k.Fraction
 	band := 1 / f
-	runs := report.Runs(r.Results, record.ModeWrite)
+	runs := verdict.Runs(r.Results, record.ModeWrite)
 	at, plateau := runsOf(runs, func(s int64) bool { return s == def }), runsOf(runs, func(s int64) bool {
 		return s >= k.WriteSize && (k.DeclinesAbove == 0 || s <= k.DeclinesAbove)
 	})

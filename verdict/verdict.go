@@ -1,4 +1,4 @@
-package report
+package verdict
 
 import (
 	"slices"
@@ -7,7 +7,6 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // Verdict is a report's answer, which it gives first: the write size a
@@ -122,14 +121,14 @@ func verdictDefaults(blksize int64) []DefaultVerdict {
 	return []DefaultVerdict{
 		{Runtime: advice.RuntimeLibgfortran, Case: "unformatted", Default: advice.GfortranUnformattedDefault},
 		{Runtime: advice.RuntimeLibgfortran, Case: "formatted", Default: advice.GfortranFormattedDefault},
-		{Runtime: advice.RuntimeStdio, Default: runtimes.DefaultBuffer(runtimes.Stdio, blksize)},
+		{Runtime: advice.RuntimeStdio, Default: advice.StdioDefaultBuffer(blksize)},
 	}
 }
 
 // sweepVerdict is the verdict of a sweep's rows (the knee's direction,
 // the first variant's) with knee k and recommendation rec, run with plan
 // c; incomplete: the sweep stopped early.
-func sweepVerdict(rows []record.SizeResult, k knee.Estimate, rec *advice.Recommendation, c Config, blksize int64, applyFor []string, incomplete bool) Verdict {
+func sweepVerdict(rows []record.SizeResult, k knee.Estimate, rec *advice.Recommendation, c record.Config, blksize int64, applyFor []string, incomplete bool) Verdict {
 	v := Verdict{Incomplete: incomplete, SizesRun: len(rows), SizesPlanned: len(c.Sizes)}
 	switch {
 	case incomplete && len(rows) < len(c.Sizes):
@@ -232,7 +231,7 @@ func judgeByKnee(d DefaultVerdict, k knee.Estimate) (basis string, established b
 	case d.Gain == nil:
 		return BasisNotRun, false
 	}
-	return judgeGain(*d.Gain, k.Fraction)
+	return JudgeGain(*d.Gain, k.Fraction)
 }
 
 // judgeMeasured judges a default by what was measured when the knee is
@@ -248,7 +247,7 @@ func judgeMeasured(d DefaultVerdict, k knee.Estimate, safe int64) (basis string,
 	case d.Gain == nil:
 		return BasisNotRun, false
 	}
-	return judgeGain(*d.Gain, k.Fraction)
+	return JudgeGain(*d.Gain, k.Fraction)
 }
 
 // inBand: size is at or above the knee, within its band.
@@ -256,10 +255,10 @@ func inBand(size int64, k knee.Estimate) bool {
 	return size >= k.WriteSize && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
 }
 
-// judgeGain says what a gain shows against the band 1/fraction, and
+// JudgeGain says what a gain shows against the band 1/fraction, and
 // whether that is established.
-func judgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
-	band := 1 / bandFraction(fraction)
+func JudgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
+	band := 1 / BandFraction(fraction)
 	switch {
 	case g.Runs < knee.MinEstablishRuns || g.PlateauRuns < knee.MinEstablishRuns:
 		return BasisFewRuns, false
@@ -275,8 +274,8 @@ func judgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
 	return BasisInterval, false
 }
 
-// bandFraction is a knee fraction, defaulted as package knee does.
-func bandFraction(f float64) float64 {
+// BandFraction is a knee fraction, defaulted as package knee does.
+func BandFraction(f float64) float64 {
 	if f > 0 && f <= 1 {
 		return f
 	}

@@ -1,4 +1,4 @@
-package report
+package verdict
 
 import (
 	"fmt"
@@ -62,7 +62,7 @@ const MinStabilityRounds = 3
 // file system fs, its how-to-apply block for the runtimes applyFor names
 // (advice.ParseRuntimes names; empty: every one that applies). sweep and
 // analyze both call it, so the same samples give the same report.
-func Summarize(res *record.Result, c Config, fs fsinfo.Info, applyFor []string) Summary {
+func Summarize(res *record.Result, c record.Config, fs fsinfo.Info, applyFor []string) Summary {
 	s := Summary{Results: record.Summarize(res)}
 	s.Variants = variantCurves(res, c, s.Results)
 	// An interleaved sweep's knee and recommendation are its first
@@ -77,13 +77,13 @@ func Summarize(res *record.Result, c Config, fs fsinfo.Info, applyFor []string) 
 	s.Verdict = sweepVerdict(ModeRows(rows, c.PrimaryMode()), s.Knee, s.Recommendation, c, fs.IOBlockSize, applyFor, res.Incomplete)
 	s.Recommendation.Apply = howToApply(s.Recommendation, s.Verdict, s.Knee, c, fs, applyFor)
 	s.Recommendation.Apply = applyVerdict(s.Recommendation.Apply, s.Verdict)
-	s.Warnings = summaryWarnings(s.Knee)
+	s.Warnings = KneeWarnings(s.Knee)
 	return s
 }
 
 // curveOf is the knees of the curve of rows, the variant name ("" for a
 // sweep of one), and how its knee moves between the rounds of res.
-func curveOf(name string, rows []record.SizeResult, res *record.Result, c Config) VariantResult {
+func curveOf(name string, rows []record.SizeResult, res *record.Result, c record.Config) VariantResult {
 	v := VariantResult{Name: name}
 	v.Knee, v.ReadKnee = knees(rows, c)
 	samples := res.Samples
@@ -102,7 +102,7 @@ func curveOf(name string, rows []record.SizeResult, res *record.Result, c Config
 
 // knees are the knee of the primary direction, and of reads when a sweep
 // measured both, of rows.
-func knees(rows []record.SizeResult, c Config) (knee.Estimate, *knee.Estimate) {
+func knees(rows []record.SizeResult, c record.Config) (knee.Estimate, *knee.Estimate) {
 	k := knee.EstimateKnee(Runs(rows, record.ModeWrite), c.KneeFraction)
 	if c.Mode == string(record.ModeWrite) {
 		return k, nil
@@ -117,7 +117,7 @@ func knees(rows []record.SizeResult, c Config) (knee.Estimate, *knee.Estimate) {
 // howToApply is the recommendation's how-to-apply block: for a write knee
 // (a flat curve has none, and read advice sets no write buffer), the
 // settings of the runtimes applyFor names.
-func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
+func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c record.Config, fs fsinfo.Info, applyFor []string) []advice.Apply {
 	if !rec.Applicable() || c.PrimaryMode() != record.ModeWrite {
 		return nil
 	}
@@ -133,9 +133,9 @@ func howToApply(rec *advice.Recommendation, v Verdict, k knee.Estimate, c Config
 	return as // names the command line did not check: all, rather than none
 }
 
-// summaryWarnings are the warnings the knee calls for: one that is not
+// KneeWarnings are the warnings the knee calls for: one that is not
 // established, and slow runs set aside with too few rounds to be sure.
-func summaryWarnings(k knee.Estimate) []Warning {
+func KneeWarnings(k knee.Estimate) []Warning {
 	var out []Warning
 	if k.Found && !k.Established {
 		out = append(out, Warning{WarnKneeNotEstablished, "knee: " + advice.StatusWords(k) + "; treat the recommendation as provisional"})
