@@ -25,8 +25,9 @@ var layers = map[string]int{
 	"workload": 1, "knee": 1,
 	// 2: the records of a measurement; the advice over plain values
 	"record": 2, "advice": 2,
-	// 3: the sweep engine; the summary and verdict over records
-	"iobench": 3, "verdict": 3,
+	// 3: the sweep engine; the summary and verdict over records; a
+	// runtime check's plans, records and summary
+	"iobench": 3, "verdict": 3, "libcheck": 3,
 	// 4: what runs on the engine: runtimes, profiles, MPI wiring
 	"runtimes": 4, "profile": 4, "mpi/cluster": 4, "mpi/mpiio": 4,
 	// 5-7: reports, their encoders, readers of saved records, progress

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/record"
 )
 
 // Plan lists the runs of a sweep with a fixed number of rounds: Repeat
@@ -25,9 +26,7 @@ func Plan(c Config) []Run {
 }
 
 // PlanRand is the generator that shuffles a plan's rounds, from its seed.
-func PlanRand(c Config) *rand.Rand {
-	return rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
-}
+func PlanRand(c Config) *rand.Rand { return record.ShuffleRand(c.Seed) }
 
 // RoundRuns lists one round's runs of sizes, numbered after the seq runs
 // before it: every variant at every size once, in the configured order of

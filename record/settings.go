@@ -1,5 +1,7 @@
 package record
 
+import "math/rand/v2"
+
 // SourceKind says where the bytes written come from.
 type SourceKind string
 
@@ -77,3 +79,9 @@ const (
 	DropFadvise DropMode = "fadvise"     // fsync + posix_fadvise(DONTNEED)
 	DropCaches  DropMode = "drop_caches" // also echo 1 > /proc/sys/vm/drop_caches (root)
 )
+
+// ShuffleRand is the generator a plan shuffles its rounds with, from the
+// seed its record names, so that a seed gives the same order again.
+func ShuffleRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}

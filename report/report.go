@@ -45,7 +45,7 @@ type Report struct {
 	Error      string
 	// ETAError is how far the progress display's time left was off; nil
 	// when nothing estimated it.
-	ETAError *ETAError
+	ETAError *record.ETAError
 	// ApplyFor names the runtimes the recommendation's how-to-apply block
 	// covers (advice.ParseRuntimes names); empty: every one that applies.
 	// A choice of the command line, not a result, so not in JSON.

@@ -8,7 +8,8 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
-	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/libcheck"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/units"
 	"github.com/iobench/iobench/verdict"
 )
@@ -18,22 +19,22 @@ import (
 // and that sweep. Every runtime format renders it.
 type RuntimeReport struct {
 	Header
-	Runtime    runtimes.Runtime  `json:"runtime"`
+	Runtime    libcheck.Runtime  `json:"runtime"`
 	Compiler   string            `json:"compiler"` // what built the writer, with its version line
 	Config     RuntimeConfig     `json:"config"`
-	Sweep      *runtimes.Sweep   `json:"sweep,omitempty"` // the write(2) sweep the figures are held against
+	Sweep      *libcheck.Sweep   `json:"sweep,omitempty"` // the write(2) sweep the figures are held against
 	WarmupRan  bool              `json:"warmup_ran"`
-	Samples    []runtimes.Sample `json:"samples"`
-	Summary    runtimes.Summary  `json:"summary"`
+	Samples    []libcheck.Sample `json:"samples"`
+	Summary    libcheck.Summary  `json:"summary"`
 	Apply      []advice.Apply    `json:"apply,omitempty"` // how to apply the sweep's knee, per runtime
 	Warnings   []string          `json:"warnings"`
 	Incomplete bool              `json:"incomplete"`
 	Error      string            `json:"error,omitempty"`
 	// ETAError is how far the progress display's time left was off.
-	ETAError *ETAError `json:"eta_error,omitempty"`
+	ETAError *record.ETAError `json:"eta_error,omitempty"`
 
 	// Adaptive is what --repeat auto did; nil for fixed rounds.
-	Adaptive *runtimes.Adaptive `json:"adaptive,omitempty"`
+	Adaptive *libcheck.Adaptive `json:"adaptive,omitempty"`
 	// Verdict is what to set per layout and byte order, from the gains
 	// measured through the runtime (SetApply).
 	Verdict *verdict.Verdict `json:"verdict,omitempty"`
@@ -63,7 +64,7 @@ type RuntimeConfig struct {
 }
 
 // NewRuntimeConfig describes plan p for the report.
-func NewRuntimeConfig(p runtimes.Plan) RuntimeConfig {
+func NewRuntimeConfig(p libcheck.Plan) RuntimeConfig {
 	c := RuntimeConfig{Elements: p.Elements, TotalBytes: p.Bytes(), RecordBytes: p.RecordBytes, DefaultBuffer: p.DefaultBuffer,
 		Rounds: p.Rounds, RepeatAuto: p.Auto, TimeBudgetSeconds: p.TimeBudget.Seconds(), Order: "shuffled", Seed: p.Seed, Fsync: p.Fsync, Sync: string(p.Sync), Warmup: p.Warmup}
 	for _, l := range p.Layouts {
@@ -124,12 +125,12 @@ func (r *RuntimeReport) verdict() verdict.Verdict {
 }
 
 // runtimeDefault is one layout and byte order's advice as a verdict.
-func runtimeDefault(a runtimes.Advice, def int64, fraction float64, sw *runtimes.Sweep) verdict.DefaultVerdict {
+func runtimeDefault(a libcheck.Advice, def int64, fraction float64, sw *libcheck.Sweep) verdict.DefaultVerdict {
 	d := verdict.DefaultVerdict{Case: string(a.Layout) + ", " + a.Convert, Default: def, Buffer: a.BufferBytes, Gain: a.Gain, Measured: a.Measured}
 	switch {
-	case a.Verdict == runtimes.VerdictAny:
+	case a.Verdict == libcheck.VerdictAny:
 		d.Basis, d.Established = verdict.BasisAny, true
-	case a.Verdict == runtimes.VerdictNoKnee:
+	case a.Verdict == libcheck.VerdictNoKnee:
 		d.Basis = verdict.BasisNoKnee
 	case a.KeepDefault:
 		d.Basis, d.Established = verdict.BasisAboveKnee, sw != nil && sw.KneeEstablished
@@ -146,7 +147,7 @@ func runtimeDefault(a runtimes.Advice, def int64, fraction float64, sw *runtimes
 
 // predictedGain is the write(2) sweep's prediction of a gain, as a gain
 // with its interval; nil without one.
-func predictedGain(sp *runtimes.SweepPrediction) *knee.Gain {
+func predictedGain(sp *libcheck.SweepPrediction) *knee.Gain {
 	if sp == nil || sp.Gain <= 0 {
 		return nil
 	}
@@ -209,8 +210,8 @@ func (r *RuntimeReport) buffersRun() []int64 {
 }
 
 // applyName is a runtime's name in the how-to-apply block.
-func applyName(rt runtimes.Runtime) string {
-	if rt == runtimes.Gfortran {
+func applyName(rt libcheck.Runtime) string {
+	if rt == libcheck.Gfortran {
 		return advice.RuntimeLibgfortran
 	}
 	return advice.RuntimeStdio

@@ -9,7 +9,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
-	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/units"
 	"github.com/iobench/iobench/verdict"
 )
@@ -24,7 +24,7 @@ type LibraryReport struct {
 
 // LibraryConfig is a library's plan as reported.
 type LibraryConfig struct {
-	runtimes.LibraryPlan
+	libcheck.LibraryPlan
 	Version string `json:"version,omitempty"` // the library: "Open MPI 4.1.4", "HDF5 1.10.8"
 	Launch  string `json:"launch,omitempty"`  // how each MPI writer job was started
 	// Notes say which settings the plan left out, and why.
@@ -36,7 +36,7 @@ type LibraryConfig struct {
 
 // CaseName is a library case's group in words: "romio321 shared
 // collective strided", "chunked records big-endian".
-func CaseName(c runtimes.Case) string {
+func CaseName(c libcheck.Case) string {
 	if c.Component != "" {
 		mode := "independent"
 		if c.Collective {
@@ -49,7 +49,7 @@ func CaseName(c runtimes.Case) string {
 
 // SettingName is what a library case sets, in words: "default",
 // "cb_buffer_size 32 MiB", "romio_cb_write=enable".
-func SettingName(c runtimes.Case) string {
+func SettingName(c libcheck.Case) string {
 	var parts []string
 	if c.Switch != "" {
 		parts = append(parts, c.Switch)
@@ -97,7 +97,7 @@ func (r *LibraryReport) SetApply() {
 // group ran (not alignment's, 1: none, which no row gives). A setting
 // planned but never run is there with none.
 func (r *LibraryReport) valuesRun() map[string][]int64 {
-	defaults := map[runtimes.Case]bool{}
+	defaults := map[libcheck.Case]bool{}
 	for _, c := range r.Summary.Cases {
 		if c.Default && c.Runs > 0 {
 			defaults[groupOf(c.Case)] = true
@@ -112,7 +112,7 @@ func (r *LibraryReport) valuesRun() map[string][]int64 {
 		if c.Runs > 0 {
 			vs = append(vs, c.BufferBytes)
 		}
-		if d := runtimes.SettingDefault(c.Setting); d > 1 && defaults[groupOf(c.Case)] {
+		if d := libcheck.SettingDefault(c.Setting); d > 1 && defaults[groupOf(c.Case)] {
 			vs = append(vs, d)
 		}
 		slices.Sort(vs)
@@ -122,14 +122,14 @@ func (r *LibraryReport) valuesRun() map[string][]int64 {
 }
 
 // groupOf is the group a case belongs to: its default case's fields.
-func groupOf(c runtimes.Case) runtimes.Case {
+func groupOf(c libcheck.Case) libcheck.Case {
 	c.Setting, c.Switch, c.BufferBytes, c.Default = "", "", 0, true
 	return c
 }
 
 // ran: a case of the MPI-IO component ran.
 func (r *LibraryReport) ran(component string) bool {
-	return r.Runtime == runtimes.MPIIO && slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Component == component })
+	return r.Runtime == libcheck.MPIIO && slices.ContainsFunc(r.Summary.Cases, func(c libcheck.CaseSummary) bool { return c.Component == component })
 }
 
 // addGains gives a measured row the most telling gain at its values
@@ -140,9 +140,9 @@ func (r *LibraryReport) addGains(row *advice.Apply, values map[string]int64) {
 	var gains []caseGain
 	for _, s := range advice.LibrarySettings(row.Runtime) {
 		v := values[s]
-		g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes == v })
+		g := r.gainsOf(func(c libcheck.Case) bool { return c.Setting == s && c.BufferBytes == v })
 		switch {
-		case v == runtimes.SettingDefault(s):
+		case v == libcheck.SettingDefault(s):
 			words = append(words, fmt.Sprintf("%s %s is the default, which every case ran", s, units.FormatSize(v)))
 		case len(g) == 0:
 			words = append(words, fmt.Sprintf("%s %s ran without its default to compare with", s, units.FormatSize(v)))
@@ -150,7 +150,7 @@ func (r *LibraryReport) addGains(row *advice.Apply, values map[string]int64) {
 			gains = append(gains, g...)
 			words = append(words, s+" "+units.FormatSize(v)+": "+gainsIn(g))
 		}
-		if more := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == s && c.BufferBytes != v }); len(more) > 0 {
+		if more := r.gainsOf(func(c libcheck.Case) bool { return c.Setting == s && c.BufferBytes != v }); len(more) > 0 {
 			words = append(words, "other values of "+s+": "+gainList(more))
 		}
 	}
@@ -160,12 +160,12 @@ func (r *LibraryReport) addGains(row *advice.Apply, values map[string]int64) {
 
 // caseGain is a gain measured in one case.
 type caseGain struct {
-	c runtimes.Case
+	c libcheck.Case
 	g knee.Gain
 }
 
 // gainsOf are the measured gains of the cases match picks.
-func (r *LibraryReport) gainsOf(match func(runtimes.Case) bool) []caseGain {
+func (r *LibraryReport) gainsOf(match func(libcheck.Case) bool) []caseGain {
 	var out []caseGain
 	for _, cs := range r.Summary.Cases {
 		if match(cs.Case) && cs.Gain != nil {
@@ -228,9 +228,9 @@ func boolCmp(a, b bool) int {
 // extraRows are the rows measurement adds for runtime rt.
 func (r *LibraryReport) extraRows(rt string) []advice.Apply {
 	switch {
-	case rt == advice.RuntimeROMIO && r.ran(runtimes.ROMIO):
+	case rt == advice.RuntimeROMIO && r.ran(libcheck.ROMIO):
 		return r.cbWriteRow()
-	case rt == advice.RuntimeHDF5 && r.Runtime == runtimes.HDF5:
+	case rt == advice.RuntimeHDF5 && r.Runtime == libcheck.HDF5:
 		return append(r.tconvRow(), r.sieveRow()...)
 	}
 	return nil
@@ -239,7 +239,7 @@ func (r *LibraryReport) extraRows(rt string) []advice.Apply {
 // cbWriteRow: romio_cb_write=enable where its measured gain is real,
 // automatic where it is really slower.
 func (r *LibraryReport) cbWriteRow() []advice.Apply {
-	g := r.gainsOf(func(c runtimes.Case) bool { return c.Switch == runtimes.SwitchCBWrite && c.Setting == "" })
+	g := r.gainsOf(func(c libcheck.Case) bool { return c.Switch == libcheck.SwitchCBWrite && c.Setting == "" })
 	best := telling(g)
 	value, what := "enable", "faster"
 	switch {
@@ -265,11 +265,11 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 		return nil
 	}
 	v := r.tconvValue()
-	g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingTconv && c.BufferBytes == v })
+	g := r.gainsOf(func(c libcheck.Case) bool { return c.Setting == libcheck.SettingTconv && c.BufferBytes == v })
 	note := fmt.Sprintf("On the dataset transfer property list of each H5Dwrite. Big-endian data measured x%.2f (%.2f-%.2f) of native in %s: HDF5 converts through its type-conversion buffer (1 MiB by default) and writes each pass as one piece (rule H2), so the buffer is the write size of converted contiguous data.",
 		slow.g.Ratio, slow.g.Low, slow.g.High, CaseName(slow.c))
-	row := advice.Apply{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingTconv, Value: fmt.Sprintf("H5Pset_buffer(dxpl, %d, NULL, NULL);", v),
-		Comment: "the type-conversion buffer, for converted data", Measured: slices.Contains(r.valuesRun()[runtimes.SettingTconv], v), Gain: telling(g)}
+	row := advice.Apply{Runtime: advice.RuntimeHDF5, Setting: libcheck.SettingTconv, Value: fmt.Sprintf("H5Pset_buffer(dxpl, %d, NULL, NULL);", v),
+		Comment: "the type-conversion buffer, for converted data", Measured: slices.Contains(r.valuesRun()[libcheck.SettingTconv], v), Gain: telling(g)}
 	if len(g) > 0 {
 		note += " Measured through HDF5 here at this size: " + gainList(g) + "."
 	}
@@ -282,9 +282,9 @@ func (r *LibraryReport) tconvRow() []advice.Apply {
 // not (where the recommendation is the default, the gain can only come
 // from a larger buffer).
 func (r *LibraryReport) tconvValue() int64 {
-	v := r.Library.Recommended[runtimes.SettingTconv]
+	v := r.Library.Recommended[libcheck.SettingTconv]
 	var best *caseGain
-	for _, g := range r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingTconv }) {
+	for _, g := range r.gainsOf(func(c libcheck.Case) bool { return c.Setting == libcheck.SettingTconv }) {
 		switch {
 		case !g.g.Significant:
 		case g.c.BufferBytes == v:
@@ -303,12 +303,12 @@ func (r *LibraryReport) tconvValue() int64 {
 // the same storage and layout, when it is measurably slower.
 func (r *LibraryReport) convertCost() *caseGain {
 	fraction := r.fraction()
-	byCase := map[runtimes.Case][]float64{}
+	byCase := map[libcheck.Case][]float64{}
 	for _, s := range r.Samples {
 		byCase[s.Case] = append(byCase[s.Case], s.MiBPerSec())
 	}
 	for c, be := range byCase {
-		if !c.Default || c.Convert == "native" || c.Layout != runtimes.LayoutArray || c.Storage != runtimes.StorageContiguous {
+		if !c.Default || c.Convert == "native" || c.Layout != libcheck.LayoutArray || c.Storage != libcheck.StorageContiguous {
 			continue
 		}
 		nat := c
@@ -324,13 +324,13 @@ func (r *LibraryReport) convertCost() *caseGain {
 
 // sieveRow: H5Pset_sieve_buf_size where its measured gain is real.
 func (r *LibraryReport) sieveRow() []advice.Apply {
-	v := r.Library.Recommended[runtimes.SettingSieve]
-	g := r.gainsOf(func(c runtimes.Case) bool { return c.Setting == runtimes.SettingSieve && c.BufferBytes == v })
+	v := r.Library.Recommended[libcheck.SettingSieve]
+	g := r.gainsOf(func(c libcheck.Case) bool { return c.Setting == libcheck.SettingSieve && c.BufferBytes == v })
 	best := telling(g)
 	if best == nil || !best.Significant {
 		return nil
 	}
-	return []advice.Apply{{Runtime: advice.RuntimeHDF5, Setting: runtimes.SettingSieve, Value: fmt.Sprintf("H5Pset_sieve_buf_size(fapl, %d);", v),
+	return []advice.Apply{{Runtime: advice.RuntimeHDF5, Setting: libcheck.SettingSieve, Value: fmt.Sprintf("H5Pset_sieve_buf_size(fapl, %d);", v),
 		Measured: true, Gain: best, Comment: "for small writes into a contiguous dataset",
 		Note: "On the file access property list: writes smaller than the sieve buffer gather in it and go out a buffer at a time (rule H1; a chunked dataset has none). Measured through HDF5 here: " + gainList(g) + "."}}
 }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report/internal/fixture"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // The runtime report's how-to-apply rows: libgfortran's are marked
@@ -42,19 +42,19 @@ func TestRuntimeReportAppliesWhatItMeasured(t *testing.T) {
 // buffer, which gains nothing; none at all from three rounds.
 func TestLibraryReportAddsRowsOnlyForRealGains(t *testing.T) {
 	for _, tc := range []struct {
-		rt     runtimes.Runtime
+		rt     libcheck.Runtime
 		rounds int
 		want   []string
 	}{
-		{runtimes.MPIIO, 8, []string{"romio_cb_write"}},
-		{runtimes.HDF5, 8, []string{runtimes.SettingTconv}},
-		{runtimes.MPIIO, 3, nil},
-		{runtimes.HDF5, 3, nil},
+		{libcheck.MPIIO, 8, []string{"romio_cb_write"}},
+		{libcheck.HDF5, 8, []string{libcheck.SettingTconv}},
+		{libcheck.MPIIO, 3, nil},
+		{libcheck.HDF5, 3, nil},
 	} {
 		r := fixture.LibraryRounds(tc.rt, tc.rounds)
 		var got []string
 		for _, a := range r.Apply {
-			if a.Setting != "romio_cb_write" && a.Setting != runtimes.SettingTconv && a.Setting != runtimes.SettingSieve {
+			if a.Setting != "romio_cb_write" && a.Setting != libcheck.SettingTconv && a.Setting != libcheck.SettingSieve {
 				continue
 			}
 			got = append(got, a.Setting)
@@ -65,7 +65,7 @@ func TestLibraryReportAddsRowsOnlyForRealGains(t *testing.T) {
 				t.Errorf("%s: romio_cb_write=%s, want enable", tc.rt, a.Value)
 			}
 			// The recommended buffer is HDF5's default; the 2 MiB case gained.
-			if a.Setting == runtimes.SettingTconv && a.Value != "H5Pset_buffer(dxpl, 2097152, NULL, NULL);" {
+			if a.Setting == libcheck.SettingTconv && a.Value != "H5Pset_buffer(dxpl, 2097152, NULL, NULL);" {
 				t.Errorf("%s: %s, want the 2 MiB that measured the gain", tc.rt, a.Value)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // BenchmarkRuntime writes 64 MiB through each runtime per iteration and
@@ -16,20 +17,20 @@ import (
 // On tmpfs it measures the runtime's copying and converting; on the disk
 // under the temp dir, with fsync, the file system too.
 func BenchmarkRuntime(b *testing.B) {
-	const elements = 64 << 20 / ElementBytes
+	const elements = 64 << 20 / libcheck.ElementBytes
 	dirs := map[string]string{"disk-fsync": b.TempDir()}
 	if d, err := os.MkdirTemp("/dev/shm", "iobench-runtimes-bench-"); err == nil {
 		b.Cleanup(func() { os.RemoveAll(d) })
 		dirs["tmpfs"] = d
 	}
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(b, rt)
 		for fs, dir := range dirs {
 			for _, order := range []convert.Order{convert.Native, convert.BigEndian} {
 				for _, buf := range []int64{8 << 10, 128 << 10, 1 << 20} {
 					name := fmt.Sprintf("%s/%s/%s/buffer=%d", rt, fs, order, buf)
 					b.Run(name, func(b *testing.B) {
-						j := Job{Dir: dir, Elements: elements, BufferBytes: buf, Convert: order, Fsync: fs == "disk-fsync"}
+						j := libcheck.Job{Dir: dir, Elements: elements, BufferBytes: buf, Convert: order, Fsync: fs == "disk-fsync"}
 						benchRuns(b, w, j)
 					})
 				}
@@ -38,7 +39,7 @@ func BenchmarkRuntime(b *testing.B) {
 	}
 }
 
-func benchRuns(b *testing.B, w *Writer, j Job) {
+func benchRuns(b *testing.B, w *Writer, j libcheck.Job) {
 	var mib, calls float64
 	for i := 0; b.Loop(); i++ {
 		j.Name = newName(b, w.Runtime(), i)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/iobench/iobench/libcheck"
 )
 
 //go:embed src/writer.f90 src/writer.c src/mpiio.c src/hdf5.c src/procio.h
@@ -16,10 +18,10 @@ var sources embed.FS
 
 // Source is the embedded source of rt's writer, for a report or a user
 // who wants to run it by hand.
-func Source(rt Runtime) ([]byte, error) {
+func Source(rt libcheck.Runtime) ([]byte, error) {
 	spec, ok := specs[rt]
 	if !ok {
-		_, err := ParseRuntime(string(rt))
+		_, err := libcheck.ParseRuntime(string(rt))
 		return nil, err
 	}
 	return sources.ReadFile(spec.source)
@@ -27,7 +29,7 @@ func Source(rt Runtime) ([]byte, error) {
 
 // Writer is a compiled writer program, ready to run. Close removes it.
 type Writer struct {
-	rt       Runtime
+	rt       libcheck.Runtime
 	compiler string   // path of the compiler used
 	libs     []string // the flags that link the runtime's library
 	version  string   // its first --version line
@@ -38,7 +40,7 @@ type Writer struct {
 }
 
 // Runtime is the runtime this writer measures.
-func (w *Writer) Runtime() Runtime { return w.rt }
+func (w *Writer) Runtime() libcheck.Runtime { return w.rt }
 
 // Compiler is the compiler that built the writer and its version line,
 // for the report: "/usr/bin/gfortran (GNU Fortran (Debian 12.2.0-14) 12.2.0)".
@@ -57,9 +59,9 @@ func (w *Writer) Close() error { return os.RemoveAll(w.dir) }
 // directory). Without the compiler, or the library it links, the error
 // is a *NoCompilerError that says what to install. workdir must allow executing files: pass another
 // one where /tmp is mounted noexec.
-func Build(ctx context.Context, rt Runtime, workdir string) (*Writer, error) {
+func Build(ctx context.Context, rt libcheck.Runtime, workdir string) (*Writer, error) {
 	if _, ok := specs[rt]; !ok {
-		_, err := ParseRuntime(string(rt))
+		_, err := libcheck.ParseRuntime(string(rt))
 		return nil, err
 	}
 	cc, libs, err := findTools(ctx, rt, os.Getenv("PATH"))

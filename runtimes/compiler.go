@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/iobench/iobench/libcheck"
 )
 
 // ErrNoCompiler is what a *NoCompilerError matches with errors.Is.
@@ -17,7 +19,7 @@ var ErrNoCompiler = errors.New("no compiler")
 
 // NoCompilerError: the compiler a runtime's writer needs is not on PATH.
 type NoCompilerError struct {
-	Runtime Runtime
+	Runtime libcheck.Runtime
 	What    string   // "gfortran", "a C compiler (cc or gcc)"
 	Tried   []string // the names looked for on PATH
 	Package string   // the Debian package that provides it
@@ -48,12 +50,12 @@ type compilerSpec struct {
 // the environment at run time, as for a user's program. -O2 keeps the
 // fill loop from costing more than it must; the timed part is all
 // library calls anyway.
-var specs = map[Runtime]compilerSpec{
-	Gfortran: {what: "gfortran", names: []string{"gfortran"}, versions: "gfortran-", pkg: "gfortran", source: "src/writer.f90", flags: []string{"-O2"}},
-	Stdio:    {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/writer.c", headers: cHeaders, flags: []string{"-O2", "-std=c99"}},
+var specs = map[libcheck.Runtime]compilerSpec{
+	libcheck.Gfortran: {what: "gfortran", names: []string{"gfortran"}, versions: "gfortran-", pkg: "gfortran", source: "src/writer.f90", flags: []string{"-O2"}},
+	libcheck.Stdio:    {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/writer.c", headers: cHeaders, flags: []string{"-O2", "-std=c99"}},
 	// Open MPI's wrapper brings its own include and link flags.
-	MPIIO: {what: "mpicc (an MPI C compiler)", names: []string{"mpicc"}, pkg: "libopenmpi-dev", source: "src/mpiio.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}},
-	HDF5:  {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/hdf5.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}, library: hdf5Library},
+	libcheck.MPIIO: {what: "mpicc (an MPI C compiler)", names: []string{"mpicc"}, pkg: "libopenmpi-dev", source: "src/mpiio.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}},
+	libcheck.HDF5:  {what: "a C compiler (cc or gcc)", names: []string{"cc", "gcc"}, versions: "gcc-", pkg: "gcc", source: "src/hdf5.c", headers: cHeaders, flags: []string{"-O2", "-std=gnu99"}, library: hdf5Library},
 }
 
 // cHeaders are what every C writer includes.
@@ -71,7 +73,7 @@ func hdf5Library(ctx context.Context, dirs []string, cc string) (string, []strin
 	if h5cc := lookPath(dirs, "h5cc"); h5cc != "" {
 		return h5cc, nil, nil
 	}
-	return "", nil, &NoCompilerError{Runtime: HDF5, What: "libhdf5 (pkg-config hdf5, or h5cc)", Tried: []string{"pkg-config hdf5", "h5cc"}, Package: "libhdf5-dev"}
+	return "", nil, &NoCompilerError{Runtime: libcheck.HDF5, What: "libhdf5 (pkg-config hdf5, or h5cc)", Tried: []string{"pkg-config hdf5", "h5cc"}, Package: "libhdf5-dev"}
 }
 
 // lookPath is the first executable name in dirs, "" if none.
@@ -90,9 +92,9 @@ func lookPath(dirs []string, name string) string {
 // plain name when only gfortran-NN is installed. For a library's writer
 // the library must be there too (hdf5: pkg-config's hdf5, or h5cc, which
 // is then the compiler).
-func FindCompiler(rt Runtime, pathList string) (string, error) {
+func FindCompiler(rt libcheck.Runtime, pathList string) (string, error) {
 	if _, ok := specs[rt]; !ok {
-		_, err := ParseRuntime(string(rt))
+		_, err := libcheck.ParseRuntime(string(rt))
 		return "", err
 	}
 	cc, _, err := findTools(context.Background(), rt, pathList)
@@ -100,7 +102,7 @@ func FindCompiler(rt Runtime, pathList string) (string, error) {
 }
 
 // findTools is rt's compiler and the flags that link its library.
-func findTools(ctx context.Context, rt Runtime, pathList string) (string, []string, error) {
+func findTools(ctx context.Context, rt libcheck.Runtime, pathList string) (string, []string, error) {
 	spec := specs[rt]
 	dirs := filepath.SplitList(pathList)
 	cc := ""

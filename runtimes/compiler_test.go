@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/libcheck"
 )
 
 // fakeTools makes an executable for each name in a new directory.
@@ -27,17 +29,17 @@ func fakeTools(t *testing.T, names ...string) string {
 func TestFindCompiler(t *testing.T) {
 	tests := []struct {
 		name  string
-		rt    Runtime
+		rt    libcheck.Runtime
 		tools []string
 		want  string // base name; "" for none
 	}{
-		{"plain name first", Gfortran, []string{"gfortran", "gfortran-13"}, "gfortran"},
-		{"newest version", Gfortran, []string{"gfortran-9", "gfortran-12", "gfortran-13"}, "gfortran-13"},
-		{"not executable", Gfortran, []string{"gfortran:noexec", "gfortran-12"}, "gfortran-12"},
-		{"no number", Gfortran, []string{"gfortran-x"}, ""},
-		{"cc before gcc", Stdio, []string{"gcc", "cc"}, "cc"},
-		{"gcc-ar is not gcc", Stdio, []string{"gcc-ar-12", "gcc-12"}, "gcc-12"},
-		{"none", Stdio, nil, ""},
+		{"plain name first", libcheck.Gfortran, []string{"gfortran", "gfortran-13"}, "gfortran"},
+		{"newest version", libcheck.Gfortran, []string{"gfortran-9", "gfortran-12", "gfortran-13"}, "gfortran-13"},
+		{"not executable", libcheck.Gfortran, []string{"gfortran:noexec", "gfortran-12"}, "gfortran-12"},
+		{"no number", libcheck.Gfortran, []string{"gfortran-x"}, ""},
+		{"cc before gcc", libcheck.Stdio, []string{"gcc", "cc"}, "cc"},
+		{"gcc-ar is not gcc", libcheck.Stdio, []string{"gcc-ar-12", "gcc-12"}, "gcc-12"},
+		{"none", libcheck.Stdio, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,9 +59,9 @@ func TestFindCompiler(t *testing.T) {
 }
 
 func TestNoCompilerMessage(t *testing.T) {
-	tests := map[Runtime]string{
-		Gfortran: "gfortran not found: install it (Debian: apt-get install gfortran)",
-		Stdio:    "a C compiler (cc or gcc) not found: install it (Debian: apt-get install gcc)",
+	tests := map[libcheck.Runtime]string{
+		libcheck.Gfortran: "gfortran not found: install it (Debian: apt-get install gfortran)",
+		libcheck.Stdio:    "a C compiler (cc or gcc) not found: install it (Debian: apt-get install gcc)",
 	}
 	for rt, want := range tests {
 		_, err := FindCompiler(rt, t.TempDir())
@@ -78,7 +80,7 @@ func TestNoCompilerMessage(t *testing.T) {
 func TestBuildWithoutCompiler(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	work := t.TempDir()
-	_, err := Build(t.Context(), Gfortran, work)
+	_, err := Build(t.Context(), libcheck.Gfortran, work)
 	if !errors.Is(err, ErrNoCompiler) {
 		t.Fatalf("Build error = %v, want ErrNoCompiler", err)
 	}
@@ -88,23 +90,23 @@ func TestBuildWithoutCompiler(t *testing.T) {
 }
 
 func TestSourcesEmbedded(t *testing.T) {
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		src, err := Source(rt)
 		if err != nil || len(src) == 0 {
 			t.Fatalf("Source(%s) = %d bytes, %v", rt, len(src), err)
 		}
 	}
 	// The stdio writer's conversion chunk is the one Predict assumes.
-	src, _ := Source(Stdio)
-	if !strings.Contains(string(src), "#define SWAP_CHUNK 512") || SwapChunk != 512 {
-		t.Error("writer.c SWAP_CHUNK and SwapChunk differ")
+	src, _ := Source(libcheck.Stdio)
+	if !strings.Contains(string(src), "#define SWAP_CHUNK 512") || libcheck.SwapChunk != 512 {
+		t.Error("writer.c SWAP_CHUNK and libcheck.SwapChunk differ")
 	}
-	f90, _ := Source(Gfortran)
+	f90, _ := Source(libcheck.Gfortran)
 	if !strings.Contains(string(f90), "status='new'") {
 		t.Error("writer.f90 must open with status='new' so it never overwrites a file")
 	}
 	// The libraries' writers never overwrite a file either.
-	for rt, excl := range map[Runtime]string{MPIIO: "MPI_MODE_EXCL", HDF5: "H5F_ACC_EXCL"} {
+	for rt, excl := range map[libcheck.Runtime]string{libcheck.MPIIO: "MPI_MODE_EXCL", libcheck.HDF5: "H5F_ACC_EXCL"} {
 		src, err := Source(rt)
 		if err != nil || !strings.Contains(string(src), excl) {
 			t.Errorf("Source(%s): %v; it must create its files with %s", rt, err, excl)

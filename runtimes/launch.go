@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/iobench/iobench/libcheck"
 )
 
 // Launch is one run of an MPI writer as a job of its own.
@@ -38,9 +40,9 @@ func (w *Writer) SetLauncher(l Launcher) { w.launcher = l }
 // runLaunched is Run for a writer started by a Launcher: the writer
 // reads its data back and removes its files itself; whatever a failed run
 // left is removed here.
-func (w *Writer) runLaunched(ctx context.Context, j Job) (Measurement, error) {
+func (w *Writer) runLaunched(ctx context.Context, j libcheck.Job) (libcheck.Measurement, error) {
 	path := filepath.Join(j.Dir, j.Name) // per-rank files: the writer adds each rank's part
-	l := Launch{Bin: w.bin, Args: w.args(j, path), Set: Settings(w.rt, j), Unset: mpiUnset(os.Environ()), Ranks: max(1, j.Library.Ranks)}
+	l := Launch{Bin: w.bin, Args: w.args(j, path), Set: libcheck.Settings(w.rt, j), Unset: libcheck.MPIUnset(os.Environ()), Ranks: max(1, j.Library.Ranks)}
 	w.cur.setFiles(j.DataFiles(w.rt))
 	defer w.cur.clear()
 	out, err := w.launcher.Launch(ctx, l)
@@ -86,7 +88,7 @@ func (m MPIRun) Launch(ctx context.Context, l Launch) ([]byte, error) {
 	var out, errOut cappedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		return nil, &WriterError{Runtime: MPIIO, Status: exitStatus(err), Stderr: bounded(errOut.Bytes()), Err: err}
+		return nil, &WriterError{Runtime: libcheck.MPIIO, Status: exitStatus(err), Stderr: bounded(errOut.Bytes()), Err: err}
 	}
 	return out.Bytes(), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/iobench/iobench/abtest"
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // PriceRounds is how many runs of each buffer a price takes at least: 7
@@ -38,7 +39,7 @@ const PriceLevel = 0.95
 // this prices what the runtime does around them too.
 type PriceSpec struct {
 	Dir, Prefix string // where the data files go; Prefix from iobench.UniquePrefix
-	Bytes       int64  // each run's data, a multiple of ElementBytes
+	Bytes       int64  // each run's data, a multiple of libcheck.ElementBytes
 	RecordBytes int64  // bytes per fwrite or write statement
 	// Now and Advised are the writer's buffers; Default is the
 	// runtime's own for the file, which a buffer equal to it runs as
@@ -108,7 +109,7 @@ func (w *Writer) Price(ctx context.Context, s PriceSpec) (Price, error) {
 		if more < 2 {
 			break
 		}
-		var next []Sample
+		var next []libcheck.Sample
 		if next, err = w.priceRounds(ctx, s, more, false, rounds); err != nil {
 			return Price{}, err
 		}
@@ -120,9 +121,9 @@ func (w *Writer) Price(ctx context.Context, s PriceSpec) (Price, error) {
 
 // priceRounds runs n rounds of both buffers, numbered after the first
 // `after`, the warm-up first when asked.
-func (w *Writer) priceRounds(ctx context.Context, s PriceSpec, n int, warmup bool, after int) ([]Sample, error) {
-	p := Plan{Dir: s.Dir, Prefix: s.Prefix, Elements: s.Bytes / ElementBytes, RecordBytes: s.RecordBytes,
-		Layouts: []Layout{LayoutRecords}, Orders: []convert.Order{convert.Native},
+func (w *Writer) priceRounds(ctx context.Context, s PriceSpec, n int, warmup bool, after int) ([]libcheck.Sample, error) {
+	p := libcheck.Plan{Dir: s.Dir, Prefix: s.Prefix, Elements: s.Bytes / libcheck.ElementBytes, RecordBytes: s.RecordBytes,
+		Layouts: []libcheck.Layout{libcheck.LayoutRecords}, Orders: []convert.Order{convert.Native},
 		Buffers: []int64{s.Now, s.Advised}, DefaultBuffer: s.Default, Rounds: n,
 		Seed: s.Seed + uint64(after), Fsync: s.Fsync, Sync: iobench.SyncFS, Warmup: warmup}
 	res, err := w.Measure(ctx, p, nil)
@@ -136,14 +137,14 @@ func (w *Writer) priceRounds(ctx context.Context, s PriceSpec, n int, warmup boo
 }
 
 // priceOf summarises the samples of both buffers and pairs them by round.
-func priceOf(samples []Sample, s PriceSpec) (Price, error) {
+func priceOf(samples []libcheck.Sample, s PriceSpec) (Price, error) {
 	now, errNow := timingOf(samples, s.Now)
 	adv, errAdv := timingOf(samples, s.Advised)
 	return Price{Now: now, Advised: adv, Diffs: pairedDiffs(samples, s.Now, s.Advised)}, errors.Join(errNow, errAdv)
 }
 
 // pairedDiffs are, per round that ran both, a's seconds less b's.
-func pairedDiffs(samples []Sample, a, b int64) []float64 {
+func pairedDiffs(samples []libcheck.Sample, a, b int64) []float64 {
 	secs := map[int]map[int64]float64{}
 	for _, sm := range samples {
 		if secs[sm.Round] == nil {
@@ -163,7 +164,7 @@ func pairedDiffs(samples []Sample, a, b int64) []float64 {
 }
 
 // timingOf summarises the samples of one buffer.
-func timingOf(samples []Sample, buffer int64) (Timing, error) {
+func timingOf(samples []libcheck.Sample, buffer int64) (Timing, error) {
 	t := Timing{Buffer: buffer, Calls: -1}
 	var secs []float64
 	for _, sm := range samples {

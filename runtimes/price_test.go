@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // TestPriceRunsBothBuffers prices 1 MiB of 64-byte records through
@@ -13,7 +14,7 @@ import (
 // gives its own call count, and leaves no data file (no budget: the
 // first rounds alone).
 func TestPriceRunsBothBuffers(t *testing.T) {
-	w := writerFor(t, Stdio)
+	w := writerFor(t, libcheck.Stdio)
 	dir := t.TempDir()
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {
@@ -41,14 +42,14 @@ func TestPriceRunsBothBuffers(t *testing.T) {
 }
 
 func TestPriceRefusesEqualBuffers(t *testing.T) {
-	w := &Writer{rt: Stdio}
+	w := &Writer{rt: libcheck.Stdio}
 	if _, err := w.Price(t.Context(), PriceSpec{Now: 4096, Advised: 4096}); err == nil {
 		t.Fatal("equal buffers priced: want an error")
 	}
 }
 
 func TestPriceWantsEnoughRuns(t *testing.T) {
-	if _, err := timingOf([]Sample{{Step: Step{Case: Case{BufferBytes: 8}}, Nanos: 1}}, 8); err == nil {
+	if _, err := timingOf([]libcheck.Sample{{Step: libcheck.Step{Case: libcheck.Case{BufferBytes: 8}}, Nanos: 1}}, 8); err == nil {
 		t.Fatal("one run gave an interval: want an error")
 	}
 }
@@ -58,7 +59,7 @@ func TestPriceWantsEnoughRuns(t *testing.T) {
 // as it is, where the medians' difference would carry the drift's
 // spread into its interval; a round missing a buffer pairs nothing.
 func TestPairedDiffsCancelDrift(t *testing.T) {
-	var samples []Sample
+	var samples []libcheck.Sample
 	for r := 1; r <= 9; r++ {
 		drift := int64(r%3) * 400e6 // 0, 0.4 or 0.8 s on both
 		samples = append(samples, priceSample(r, 4096, 1e9+drift), priceSample(r, 65536, 0.9e9+drift))
@@ -77,8 +78,8 @@ func TestPairedDiffsCancelDrift(t *testing.T) {
 	}
 }
 
-func priceSample(round int, buffer, nanos int64) Sample {
-	s := Sample{Nanos: nanos}
+func priceSample(round int, buffer, nanos int64) libcheck.Sample {
+	s := libcheck.Sample{Nanos: nanos}
 	s.Round, s.BufferBytes = round, buffer
 	return s
 }

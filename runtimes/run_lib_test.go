@@ -6,32 +6,39 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
+)
+
+const (
+	kib = int64(1) << 10
+	mib = int64(1) << 20
 )
 
 // libraryPlan is one round of cases on dir, small data.
-func libraryPlan(t *testing.T, dir string, cases []Case, elements int64, lp LibraryPlan) Plan {
+func libraryPlan(t *testing.T, dir string, cases []libcheck.Case, elements int64, lp libcheck.LibraryPlan) libcheck.Plan {
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Plan{Dir: dir, Prefix: prefix, Elements: elements, RecordBytes: kib, CaseList: cases, Library: lp, Rounds: 1, Seed: 1,
+	return libcheck.Plan{Dir: dir, Prefix: prefix, Elements: elements, RecordBytes: kib, CaseList: cases, Library: lp, Rounds: 1, Seed: 1,
 		Fsync: true, Sync: iobench.SyncNone}
 }
 
 // checkLibraryCalls runs the plan and holds every case's calls to its
 // rule: the data's exactly, the overhead's within its range.
-func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) *Result {
+func checkLibraryCalls(t *testing.T, rt libcheck.Runtime, w *Writer, p libcheck.Plan) *libcheck.Result {
 	t.Helper()
 	res, err := w.Measure(t.Context(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := Summarize(rt, p, res, nil)
+	sum := libcheck.Summarize(rt, p, res, nil)
 	if len(sum.Cases) != len(p.CaseList) {
 		t.Fatalf("%d of %d cases summarized", len(sum.Cases), len(p.CaseList))
 	}
@@ -41,7 +48,7 @@ func checkLibraryCalls(t *testing.T, rt Runtime, w *Writer, p Plan) *Result {
 		}
 		o := cs.PredictedOverhead
 		if o == nil {
-			o = &CallRange{}
+			o = &libcheck.CallRange{}
 		}
 		t.Errorf("%+v: measured %d calls (%d overhead), predicted %d for the data (%s) + %d..%d overhead %s",
 			cs.Case, cs.WriteCalls, cs.OverheadCalls, cs.Predicted.Count, cs.Rule, o.Min, o.Max, cs.NoRule)
@@ -59,14 +66,14 @@ func TestHDF5CallsMatchRules(t *testing.T) {
 		t.Skip("no /proc/self/io to count write(2) calls")
 	}
 	testenv.Full(t, "HDF5 programs built with h5cc, 8 seconds of runs")
-	w := writerFor(t, HDF5)
-	ch := HDF5Choice{Storages: []string{StorageContiguous, StorageChunked}, Layouts: []Layout{LayoutArray, LayoutRecords},
-		Orders: []convert.Order{convert.Native, convert.BigEndian}, Recommended: map[string]int64{SettingAlignment: 256 * kib, SettingSieve: 256 * kib, SettingTconv: 256 * kib}}
-	cases, _ := HDF5Cases(ch)
+	w := writerFor(t, libcheck.HDF5)
+	ch := libcheck.HDF5Choice{Storages: []string{libcheck.StorageContiguous, libcheck.StorageChunked}, Layouts: []libcheck.Layout{libcheck.LayoutArray, libcheck.LayoutRecords},
+		Orders: []convert.Order{convert.Native, convert.BigEndian}, Recommended: map[string]int64{libcheck.SettingAlignment: 256 * kib, libcheck.SettingSieve: 256 * kib, libcheck.SettingTconv: 256 * kib}}
+	cases, _ := libcheck.HDF5Cases(ch)
 	for fs, dir := range dataDirs(t) {
 		for _, chunk := range []int64{256 * kib, 2 * mib} {
 			t.Run(fmt.Sprintf("%s/chunk%d", fs, chunk), func(t *testing.T) {
-				checkLibraryCalls(t, HDF5, w, libraryPlan(t, dir, cases, mib, LibraryPlan{ChunkBytes: chunk}))
+				checkLibraryCalls(t, libcheck.HDF5, w, libraryPlan(t, dir, cases, mib, libcheck.LibraryPlan{ChunkBytes: chunk}))
 			})
 		}
 	}
@@ -98,17 +105,17 @@ func TestMPIIOCallsMatchRules(t *testing.T) {
 		t.Skip("-short: 84 MPI jobs take about a minute")
 	}
 	launcher := mpirunFor(t)
-	w := writerFor(t, MPIIO)
+	w := writerFor(t, libcheck.MPIIO)
 	w.SetLauncher(launcher) // the MPI-IO writer runs only under a launcher
-	ch := MPIIOChoice{Components: []string{OMPIO, ROMIO}, Layouts: []Layout{LayoutPerRank, LayoutShared}, Collective: []bool{false, true},
-		Memories: []string{MemoryContiguous, MemoryStrided}, Ranks: 3,
-		Recommended: map[string]int64{SettingCBBuffer: mib, SettingIndWrBuffer: 256 * kib, SettingBytesPerAgg: 2 * mib, SwitchCBWrite: 0}}
-	cases, _ := MPIIOCases(ch)
-	lp := LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: mib, Type: "int32", Stride: 2}
+	ch := libcheck.MPIIOChoice{Components: []string{libcheck.OMPIO, libcheck.ROMIO}, Layouts: []libcheck.Layout{libcheck.LayoutPerRank, libcheck.LayoutShared}, Collective: []bool{false, true},
+		Memories: []string{libcheck.MemoryContiguous, libcheck.MemoryStrided}, Ranks: 3,
+		Recommended: map[string]int64{libcheck.SettingCBBuffer: mib, libcheck.SettingIndWrBuffer: 256 * kib, libcheck.SettingBytesPerAgg: 2 * mib, libcheck.SwitchCBWrite: 0}}
+	cases, _ := libcheck.MPIIOCases(ch)
+	lp := libcheck.LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: mib, Type: "int32", Stride: 2}
 	for fs, dir := range dataDirs(t) {
 		t.Run(fs, func(t *testing.T) {
 			t.Parallel() // each run waits mostly for MPI to start
-			checkLibraryCalls(t, MPIIO, w, libraryPlan(t, dir, cases, 4*mib/ElementBytes+512, lp))
+			checkLibraryCalls(t, libcheck.MPIIO, w, libraryPlan(t, dir, cases, 4*mib/libcheck.ElementBytes+512, lp))
 		})
 	}
 }
@@ -121,14 +128,14 @@ func TestMPIIOWindowSourceCallsMatchRules(t *testing.T) {
 	if _, err := os.Stat("/proc/self/io"); err != nil {
 		t.Skip("no /proc/self/io to count write(2) calls")
 	}
-	w := writerFor(t, MPIIO)
+	w := writerFor(t, libcheck.MPIIO)
 	w.SetLauncher(mpirunFor(t))
-	ch := MPIIOChoice{Components: []string{OMPIO, ROMIO}, Layouts: []Layout{LayoutPerRank, LayoutShared}, Collective: []bool{true},
-		Memories: []string{MemoryContiguous, MemoryStrided}, Ranks: 3}
-	cases, _ := MPIIOCases(ch)
-	lp := LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: 256 * kib, Type: "int32", Stride: 2, Source: SourceWindow}
+	ch := libcheck.MPIIOChoice{Components: []string{libcheck.OMPIO, libcheck.ROMIO}, Layouts: []libcheck.Layout{libcheck.LayoutPerRank, libcheck.LayoutShared}, Collective: []bool{true},
+		Memories: []string{libcheck.MemoryContiguous, libcheck.MemoryStrided}, Ranks: 3}
+	cases, _ := libcheck.MPIIOCases(ch)
+	lp := libcheck.LibraryPlan{Ranks: 3, Hosts: 1, CallBytes: 256 * kib, Type: "int32", Stride: 2, Source: libcheck.SourceWindow}
 	// 5 calls and a short one a rank: the last element lies inside the window
-	res := checkLibraryCalls(t, MPIIO, w, libraryPlan(t, t.TempDir(), cases, (5*256*kib+4*kib)/ElementBytes, lp))
+	res := checkLibraryCalls(t, libcheck.MPIIO, w, libraryPlan(t, t.TempDir(), cases, (5*256*kib+4*kib)/libcheck.ElementBytes, lp))
 	// Every run carries its slowest rank's own span beside the time of
 	// all ranks, and that span lies within it.
 	for _, s := range res.Samples {
@@ -141,17 +148,21 @@ func TestMPIIOWindowSourceCallsMatchRules(t *testing.T) {
 // TestLibraryArgsSource: the writer gets the plan's source, array when
 // the plan names none (reports written before the window existed).
 func TestLibraryArgsSource(t *testing.T) {
-	j := Job{Elements: 1024, Case: Case{Layout: LayoutShared, Component: OMPIO, Memory: MemoryContiguous},
-		Library: LibraryPlan{Ranks: 2, CallBytes: 4096, Type: "int32", Stride: 1}}
-	for source, want := range map[string]string{"": SourceArray, SourceArray: SourceArray, SourceWindow: SourceWindow} {
+	j := libcheck.Job{Elements: 1024, Case: libcheck.Case{Layout: libcheck.LayoutShared, Component: libcheck.OMPIO, Memory: libcheck.MemoryContiguous},
+		Library: libcheck.LibraryPlan{Ranks: 2, CallBytes: 4096, Type: "int32", Stride: 1}}
+	for source, want := range map[string]string{"": libcheck.SourceArray, libcheck.SourceArray: libcheck.SourceArray, libcheck.SourceWindow: libcheck.SourceWindow} {
 		j.Library.Source = source
-		if args := j.libraryArgs(MPIIO, "/d/x.dat"); args[len(args)-1] != want {
+		if args := libraryArgs(j, libcheck.MPIIO, "/d/x.dat"); args[len(args)-1] != want {
 			t.Errorf("source %q: writer arguments %q, want the last %q", source, args, want)
 		}
 	}
+	j.Dir, j.Name = "/d", "x.dat"
+	if err := j.Validate(libcheck.MPIIO); err != nil {
+		t.Fatalf("the job before its source is changed: %v", err)
+	}
 	j.Library.Source = "windows"
-	if err := j.validateLibrary(MPIIO); err == nil {
-		t.Error("source \"windows\" passed validation")
+	if err := j.Validate(libcheck.MPIIO); err == nil || !strings.Contains(err.Error(), "source") {
+		t.Errorf("source \"windows\": %v, want refused for its source", err)
 	}
 }
 
@@ -163,7 +174,7 @@ type leavingLauncher struct{ t *testing.T }
 func (l leavingLauncher) Launch(_ context.Context, run Launch) ([]byte, error) {
 	path, bytes := run.Args[0], run.Args[1]
 	names := []string{path + ".dat"}
-	if run.Args[3] == string(LayoutPerRank) {
+	if run.Args[3] == string(libcheck.LayoutPerRank) {
 		names = nil
 		for r := range run.Ranks {
 			names = append(names, fmt.Sprintf("%s-r%d.dat", path, r))
@@ -181,11 +192,11 @@ func (l leavingLauncher) Launch(_ context.Context, run Launch) ([]byte, error) {
 // TestLaunchedFilesRemoved: what a launched writer left under the names
 // it makes from its arguments, Run removes, for each file layout.
 func TestLaunchedFilesRemoved(t *testing.T) {
-	w := &Writer{rt: MPIIO, bin: "writer", launcher: leavingLauncher{t}}
-	for _, layout := range []Layout{LayoutPerRank, LayoutShared} {
+	w := &Writer{rt: libcheck.MPIIO, bin: "writer", launcher: leavingLauncher{t}}
+	for _, layout := range []libcheck.Layout{libcheck.LayoutPerRank, libcheck.LayoutShared} {
 		dir := t.TempDir()
-		j := Job{Dir: dir, Name: newName(t, MPIIO, 1), Elements: 1024, Case: Case{Layout: layout, Component: OMPIO, Memory: MemoryContiguous, Convert: "native"},
-			Library: LibraryPlan{Ranks: 3, CallBytes: 4096, Type: "int32", Stride: 1}}
+		j := libcheck.Job{Dir: dir, Name: newName(t, libcheck.MPIIO, 1), Elements: 1024, Case: libcheck.Case{Layout: layout, Component: libcheck.OMPIO, Memory: libcheck.MemoryContiguous, Convert: "native"},
+			Library: libcheck.LibraryPlan{Ranks: 3, CallBytes: 4096, Type: "int32", Stride: 1}}
 		if _, err := w.Run(t.Context(), j); err != nil {
 			t.Fatalf("%s: %v", layout, err)
 		}

@@ -14,17 +14,18 @@ import (
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/internal/testwait"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // writers caches one build per runtime for the whole test binary.
 var writers struct {
 	sync.Mutex
-	built map[Runtime]*Writer
+	built map[libcheck.Runtime]*Writer
 }
 
 // writerFor builds rt's writer once, or skips the test when the machine
 // has no compiler for it.
-func writerFor(t testing.TB, rt Runtime) *Writer {
+func writerFor(t testing.TB, rt libcheck.Runtime) *Writer {
 	t.Helper()
 	writers.Lock()
 	defer writers.Unlock()
@@ -40,7 +41,7 @@ func writerFor(t testing.TB, rt Runtime) *Writer {
 		t.Fatal(err)
 	}
 	if writers.built == nil {
-		writers.built = map[Runtime]*Writer{}
+		writers.built = map[libcheck.Runtime]*Writer{}
 	}
 	writers.built[rt] = w
 	return w
@@ -68,13 +69,13 @@ func dataDirs(t *testing.T) map[string]string {
 	return dirs
 }
 
-func newName(t testing.TB, rt Runtime, seq int) string {
+func newName(t testing.TB, rt libcheck.Runtime, seq int) string {
 	t.Helper()
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FileName(prefix, rt, seq)
+	return libcheck.FileName(prefix, rt, seq)
 }
 
 // TestMeasuredCallsMatchPrediction runs both writers on small data and
@@ -96,12 +97,12 @@ func TestMeasuredCallsMatchPrediction(t *testing.T) {
 		{elements: 1 << 18, buffer: 4096, order: convert.Native, record: 24000},
 		{elements: 1<<18 + 3, buffer: 1_000_000, order: convert.Swap},
 	}
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(t, rt)
 		for fs, dir := range dataDirs(t) {
 			blksize := blockSize(t, dir)
 			for i, p := range patterns {
-				j := Job{Dir: dir, Name: newName(t, rt, i), Elements: p.elements, BufferBytes: p.buffer, RecordBytes: p.record, Convert: p.order, Fsync: fs == "disk"}
+				j := libcheck.Job{Dir: dir, Name: newName(t, rt, i), Elements: p.elements, BufferBytes: p.buffer, RecordBytes: p.record, Convert: p.order, Fsync: fs == "disk"}
 				t.Run(fmt.Sprintf("%s/%s/%d", rt, fs, i), func(t *testing.T) {
 					m, err := w.Run(t.Context(), j)
 					if err != nil {
@@ -109,9 +110,9 @@ func TestMeasuredCallsMatchPrediction(t *testing.T) {
 					}
 					buf := p.buffer
 					if buf == 0 {
-						buf = DefaultBuffer(rt, blksize)
+						buf = libcheck.DefaultBuffer(rt, blksize)
 					}
-					want, err := Predict(rt, Pattern{Bytes: j.Bytes(), BufferBytes: buf, RecordBytes: p.record, Swap: p.order.NeedsSwap()})
+					want, err := libcheck.Predict(rt, libcheck.Pattern{Bytes: j.Bytes(), BufferBytes: buf, RecordBytes: p.record, Swap: p.order.NeedsSwap()})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -143,17 +144,17 @@ func assertRemoved(t *testing.T, dir, name string) {
 // TestConvertReachesTheFile: the byte order the runtime reports, and the
 // one checkFile read back, are the ones asked for.
 func TestConvertReachesTheFile(t *testing.T) {
-	want := map[Runtime]map[convert.Order]string{
-		Gfortran: {convert.Native: "LITTLE_ENDIAN", convert.BigEndian: "BIG_ENDIAN", convert.Swap: "BIG_ENDIAN"},
-		Stdio:    {convert.Native: "NATIVE", convert.BigEndian: "SWAP", convert.Swap: "SWAP"},
+	want := map[libcheck.Runtime]map[convert.Order]string{
+		libcheck.Gfortran: {convert.Native: "LITTLE_ENDIAN", convert.BigEndian: "BIG_ENDIAN", convert.Swap: "BIG_ENDIAN"},
+		libcheck.Stdio:    {convert.Native: "NATIVE", convert.BigEndian: "SWAP", convert.Swap: "SWAP"},
 	}
 	if !littleEndianHost() {
 		t.Skip("the expectations are for a little-endian host")
 	}
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(t, rt)
 		for order, name := range want[rt] {
-			j := Job{Dir: t.TempDir(), Name: newName(t, rt, 0), Elements: 1000, Convert: order}
+			j := libcheck.Job{Dir: t.TempDir(), Name: newName(t, rt, 0), Elements: 1000, Convert: order}
 			m, err := w.Run(t.Context(), j)
 			if err != nil {
 				t.Fatalf("%s %s: %v", rt, order, err)
@@ -168,7 +169,7 @@ func TestConvertReachesTheFile(t *testing.T) {
 // TestExistingFileIsNeverTouched: a name that exists is refused, and the
 // file under it keeps its content.
 func TestExistingFileIsNeverTouched(t *testing.T) {
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(t, rt)
 		dir := t.TempDir()
 		name := newName(t, rt, 0)
@@ -176,7 +177,7 @@ func TestExistingFileIsNeverTouched(t *testing.T) {
 		if err := os.WriteFile(path, []byte("user data"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := w.Run(t.Context(), Job{Dir: dir, Name: name, Elements: 10})
+		_, err := w.Run(t.Context(), libcheck.Job{Dir: dir, Name: name, Elements: 10})
 		if !errors.Is(err, os.ErrExist) {
 			t.Errorf("%s: Run on an existing name: %v, want os.ErrExist", rt, err)
 		}
@@ -190,10 +191,10 @@ func TestExistingFileIsNeverTouched(t *testing.T) {
 // (here its directory is missing) says so with exit status 3, and Run
 // then removes nothing.
 func TestCreateFailureRemovesNothing(t *testing.T) {
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(t, rt)
 		dir := t.TempDir()
-		_, err := w.Run(t.Context(), Job{Dir: filepath.Join(dir, "missing"), Name: newName(t, rt, 0), Elements: 10})
+		_, err := w.Run(t.Context(), libcheck.Job{Dir: filepath.Join(dir, "missing"), Name: newName(t, rt, 0), Elements: 10})
 		var we *WriterError
 		if !errors.As(err, &we) || we.Status != exitNoCreate {
 			t.Errorf("%s: Run in a missing directory: %v, want a WriterError with status %d", rt, err, exitNoCreate)
@@ -204,10 +205,10 @@ func TestCreateFailureRemovesNothing(t *testing.T) {
 // TestCancelKillsAndRemoves: cancelling while the writer writes kills it
 // and the data file is gone when Run returns.
 func TestCancelKillsAndRemoves(t *testing.T) {
-	for _, rt := range Runtimes() {
+	for _, rt := range libcheck.Runtimes() {
 		w := writerFor(t, rt)
 		dir := t.TempDir()
-		j := Job{Dir: dir, Name: newName(t, rt, 0), Elements: 1 << 25, BufferBytes: 4096, Convert: convert.BigEndian, Fsync: true}
+		j := libcheck.Job{Dir: dir, Name: newName(t, rt, 0), Elements: 1 << 25, BufferBytes: 4096, Convert: convert.BigEndian, Fsync: true}
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() { _, err := w.Run(ctx, j); done <- err }()
@@ -225,7 +226,7 @@ func TestCancelKillsAndRemoves(t *testing.T) {
 // run's data file as this process's.
 func TestFileNameIsALeftoverName(t *testing.T) {
 	dir := t.TempDir()
-	name := newName(t, Gfortran, 7)
+	name := newName(t, libcheck.Gfortran, 7)
 	if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -236,39 +237,39 @@ func TestFileNameIsALeftoverName(t *testing.T) {
 }
 
 func TestJobValidation(t *testing.T) {
-	ok := Job{Dir: "/tmp", Name: "x.dat", Elements: 1}
+	ok := libcheck.Job{Dir: "/tmp", Name: "x.dat", Elements: 1}
 	tests := []struct {
 		name string
-		edit func(*Job)
-		rt   Runtime
+		edit func(*libcheck.Job)
+		rt   libcheck.Runtime
 		want string
 	}{
-		{"no dir", func(j *Job) { j.Dir = "" }, Stdio, "no directory"},
-		{"path in name", func(j *Job) { j.Name = "a/b.dat" }, Stdio, "plain name"},
-		{"no elements", func(j *Job) { j.Elements = 0 }, Stdio, "0 elements"},
-		{"odd record", func(j *Job) { j.RecordBytes = 12 }, Gfortran, "multiple of 8"},
-		{"negative buffer", func(j *Job) { j.BufferBytes = -1 }, Stdio, "buffer of -1"},
-		{"int buffer", func(j *Job) { j.BufferBytes = 1 << 31 }, Gfortran, "above libgfortran's limit"},
-		{"trailing blank", func(j *Job) { j.Name = "x.dat " }, Gfortran, "ends in a blank"},
-		{"long path", func(j *Job) { j.Dir = "/" + strings.Repeat("d", 5000) }, Gfortran, "fewer than 4096"},
-		{"runtime", func(*Job) {}, "ifort", "unknown runtime"},
+		{"no dir", func(j *libcheck.Job) { j.Dir = "" }, libcheck.Stdio, "no directory"},
+		{"path in name", func(j *libcheck.Job) { j.Name = "a/b.dat" }, libcheck.Stdio, "plain name"},
+		{"no elements", func(j *libcheck.Job) { j.Elements = 0 }, libcheck.Stdio, "0 elements"},
+		{"odd record", func(j *libcheck.Job) { j.RecordBytes = 12 }, libcheck.Gfortran, "multiple of 8"},
+		{"negative buffer", func(j *libcheck.Job) { j.BufferBytes = -1 }, libcheck.Stdio, "buffer of -1"},
+		{"int buffer", func(j *libcheck.Job) { j.BufferBytes = 1 << 31 }, libcheck.Gfortran, "above libgfortran's limit"},
+		{"trailing blank", func(j *libcheck.Job) { j.Name = "x.dat " }, libcheck.Gfortran, "ends in a blank"},
+		{"long path", func(j *libcheck.Job) { j.Dir = "/" + strings.Repeat("d", 5000) }, libcheck.Gfortran, "fewer than 4096"},
+		{"runtime", func(*libcheck.Job) {}, "ifort", "unknown runtime"},
 	}
 	for _, tt := range tests {
 		j := ok
 		tt.edit(&j)
-		if err := j.validate(tt.rt); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if err := j.Validate(tt.rt); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: validate = %v, want %q", tt.name, err, tt.want)
 		}
 	}
-	if err := ok.validate(Gfortran); err != nil {
+	if err := ok.Validate(libcheck.Gfortran); err != nil {
 		t.Errorf("a good job: %v", err)
 	}
 }
 
 func TestSettings(t *testing.T) {
 	t.Setenv("GFORTRAN_UNBUFFERED_ALL", "1")
-	j := Job{BufferBytes: 1 << 20, Convert: convert.BigEndian}
-	env := strings.Join(Env(Gfortran, j), "\n")
+	j := libcheck.Job{BufferBytes: 1 << 20, Convert: convert.BigEndian}
+	env := strings.Join(libcheck.Env(libcheck.Gfortran, j), "\n")
 	for _, want := range []string{"GFORTRAN_CONVERT_UNIT=big_endian", "GFORTRAN_UNFORMATTED_BUFFER_SIZE=1048576"} {
 		if !strings.Contains(env, want) {
 			t.Errorf("Env lacks %s", want)
@@ -277,7 +278,7 @@ func TestSettings(t *testing.T) {
 	if strings.Contains(env, "GFORTRAN_UNBUFFERED_ALL") {
 		t.Error("Env keeps the user's GFORTRAN_UNBUFFERED_ALL")
 	}
-	if s := Settings(Stdio, j); s != nil {
+	if s := libcheck.Settings(libcheck.Stdio, j); s != nil {
 		t.Errorf("Settings(stdio) = %q, want none", s)
 	}
 }
@@ -286,13 +287,13 @@ func TestSettings(t *testing.T) {
 // in the middle of a run and removes its file and the compiled writer
 // within the wait, while Run is still blocked in the kernel's view.
 func TestAbandonKillsAndRemoves(t *testing.T) {
-	writerFor(t, Stdio) // skips without a C compiler
-	w, err := Build(t.Context(), Stdio, "")
+	writerFor(t, libcheck.Stdio) // skips without a C compiler
+	w, err := Build(t.Context(), libcheck.Stdio, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	j := Job{Dir: dir, Name: newName(t, Stdio, 0), Elements: 1 << 25, BufferBytes: 4096, Fsync: true}
+	j := libcheck.Job{Dir: dir, Name: newName(t, libcheck.Stdio, 0), Elements: 1 << 25, BufferBytes: 4096, Fsync: true}
 	done := make(chan error, 1)
 	go func() { _, err := w.Run(t.Context(), j); done <- err }()
 	stopWhenWriting(t, w, dir, j.Name)
@@ -342,10 +343,10 @@ func TestCheckOfASwappedFileNeitherFollowsNorWaits(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	j := Job{Dir: dir, Elements: 10}
+	j := libcheck.Job{Dir: dir, Elements: 10}
 	for _, p := range []string{fifo, link} {
 		done := make(chan error)
-		go func() { done <- checkFile(Gfortran, p, j) }()
+		go func() { done <- checkFile(libcheck.Gfortran, p, j) }()
 		if err := testwait.Recv(t, "the check of "+p, done); err == nil {
 			t.Errorf("%s: checked as the writer's file", p)
 		}

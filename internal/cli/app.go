@@ -17,8 +17,8 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/binary"
 	"github.com/iobench/iobench/fsinfo"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/workload"
 	"github.com/iobench/iobench/workload/darshan"
 	"github.com/iobench/iobench/workload/strace"
@@ -112,7 +112,7 @@ func appReport(command []string, curveFlag opt[string], applyFor []string, input
 		return nil, fmt.Errorf("--curve: %w", err)
 	}
 	curve := in.Report
-	cc := curve.CostCurve(runtimes.DefaultBuffer(runtimes.Stdio, curve.FS.IOBlockSize))
+	cc := curve.CostCurve(libcheck.DefaultBuffer(libcheck.Stdio, curve.FS.IOBlockSize))
 	if len(cc.Points) == 0 {
 		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", curveFlag.v)
 	}

@@ -16,9 +16,9 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/program"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/workload"
 )
 
@@ -299,7 +299,7 @@ func significant(inputs []workload.Input) []workload.Input {
 // priceOn is the report of the inputs on the curve's report.
 func priceOn(head report.AppReport, inputs []workload.Input, pc *pricedCurve, facts advice.ProgramFacts) *report.AppReport {
 	curve := pc.rep
-	cc := curve.CostCurve(runtimes.DefaultBuffer(runtimes.Stdio, curve.FS.IOBlockSize))
+	cc := curve.CostCurve(libcheck.DefaultBuffer(libcheck.Stdio, curve.FS.IOBlockSize))
 	cost := advice.EstimateCost(inputs, cc)
 	ev := advice.RuntimesOf(inputs, facts)
 	var rows []advice.Apply

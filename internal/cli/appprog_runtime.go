@@ -9,6 +9,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/workload"
@@ -22,9 +23,9 @@ import (
 const priceRecordBytes = 64
 
 // runtimeWriters are the runtimes app can price through their writer.
-var runtimeWriters = map[string]runtimes.Runtime{
-	advice.RuntimeStdio:       runtimes.Stdio,
-	advice.RuntimeLibgfortran: runtimes.Gfortran,
+var runtimeWriters = map[string]libcheck.Runtime{
+	advice.RuntimeStdio:       libcheck.Stdio,
+	advice.RuntimeLibgfortran: libcheck.Gfortran,
 }
 
 // priceThroughRuntime prices the files whose calls a recognised runtime
@@ -46,7 +47,7 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 		RecordNote: "assumed: the trace shows the runtime's calls, not the program's records"}
 	rp.RunBytes = clampBytes(rp.Bytes)
 	spec := runtimes.PriceSpec{Bytes: rp.RunBytes, RecordBytes: priceRecordBytes, Now: b.Call, Advised: rec.BufferSize,
-		Default: runtimes.DefaultBuffer(rt, blockSizeOf(files[0])), Fsync: p.Flush == workload.FlushFsync, Seed: 1}
+		Default: libcheck.DefaultBuffer(rt, blockSizeOf(files[0])), Fsync: p.Flush == workload.FlushFsync, Seed: 1}
 	fmt.Fprintf(r.stderr, "iobench: pricing through %s's writer: %d runs each of %s and %s buffers, %s per run, more within %v while the saving is unclear\n",
 		advice.RuntimeTitle(b.Runtime), runtimes.PriceRounds, humanBytes(spec.Now), humanBytes(spec.Advised), humanBytes(spec.Bytes), runtimes.PriceBudget)
 	price, err := r.runPrice(ctx, rt, files[0], spec)
@@ -64,7 +65,7 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 
 // runPrice builds rt's writer and prices spec in a scratch directory
 // beside the program's file, removed afterwards.
-func (r *programRun) runPrice(ctx context.Context, rt runtimes.Runtime, file string, spec runtimes.PriceSpec) (runtimes.Price, error) {
+func (r *programRun) runPrice(ctx context.Context, rt libcheck.Runtime, file string, spec runtimes.PriceSpec) (runtimes.Price, error) {
 	w, err := runtimes.Build(ctx, rt, r.tmp)
 	var nc *runtimes.NoCompilerError
 	if errors.As(err, &nc) {

@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/iobench"
-	"github.com/iobench/iobench/runtimes"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // readsTable reads rows' flags from args as a command would, into o.
@@ -34,7 +34,7 @@ func tables(t *testing.T) map[string][]cli.Flag {
 	check("sweep", sweepFlags(), readsTable(t, settingRows(sweepSettings()), &sw))
 	rt := runtimeOpts{sweep: newSweepOpts(iobench.DefaultConfig())}
 	check("runtime", runtimeFlags(), readsTable(t, runtimeRows(), &rt))
-	for _, r := range []runtimes.Runtime{runtimes.MPIIO, runtimes.HDF5} {
+	for _, r := range []libcheck.Runtime{libcheck.MPIIO, libcheck.HDF5} {
 		lo := libraryOpts{rt: runtimeOpts{sweep: newSweepOpts(iobench.DefaultConfig())}}
 		check("runtime "+string(r), libraryFlags(r), readsTable(t, libraryRows(r), &lo))
 	}

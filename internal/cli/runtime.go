@@ -20,6 +20,7 @@ import (
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/runtimes"
@@ -50,7 +51,7 @@ write(2) sweep predicted (--from a saved sweep, else a quick sweep of its own on
    iobench runtime gfortran --dir /tmp --convert big-endian --format json -o be.json`
 
 func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
-	sub := func(rt runtimes.Runtime, usage string) *cli.Command {
+	sub := func(rt libcheck.Runtime, usage string) *cli.Command {
 		return &cli.Command{Name: string(rt), Usage: usage, Description: runtimeExamples, Flags: runtimeFlags(),
 			Action: func(c *cli.Context) error { return e.runtimeAction(c, rt) }, OnUsageError: onUsage}
 	}
@@ -59,14 +60,14 @@ func (e *env) runtimeCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 		Usage:       "check the advice through a real runtime: libgfortran (gfortran), C stdio (stdio), MPI-IO (mpiio) or HDF5 (hdf5)",
 		Description: runtimeExamples,
 		Subcommands: []*cli.Command{
-			sub(runtimes.Gfortran, "write through libgfortran's unformatted stream I/O (GFORTRAN_UNFORMATTED_BUFFER_SIZE, GFORTRAN_CONVERT_UNIT)"),
-			sub(runtimes.Stdio, "write through C stdio: fwrite with a setvbuf buffer"),
-			e.libraryCommand(runtimes.MPIIO, onUsage),
-			e.libraryCommand(runtimes.HDF5, onUsage),
+			sub(libcheck.Gfortran, "write through libgfortran's unformatted stream I/O (GFORTRAN_UNFORMATTED_BUFFER_SIZE, GFORTRAN_CONVERT_UNIT)"),
+			sub(libcheck.Stdio, "write through C stdio: fwrite with a setvbuf buffer"),
+			e.libraryCommand(libcheck.MPIIO, onUsage),
+			e.libraryCommand(libcheck.HDF5, onUsage),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				_, err := runtimes.ParseRuntime(c.Args().First())
+				_, err := libcheck.ParseRuntime(c.Args().First())
 				return usagef("runtime: %w", err)
 			}
 			return usagef("runtime: name the runtime: iobench runtime gfortran, stdio, mpiio or hdf5")
@@ -98,8 +99,8 @@ func runtimeRows() []optRow[runtimeOpts] {
 			func(o *runtimeOpts) *opt[string] { return &o.from }))
 	rows = append(rows, sharedRows(inSweep,
 		retold(repeatSetting(), "", "rounds, each running every case once in a shuffled order; or auto: at least 3 rounds, then more of the recommended cases still undecided, with their defaults, until all are decided or --time-budget runs out",
-			"auto in the disk and parallel file system profiles, else "+strconv.Itoa(runtimes.DefaultRounds)),
-		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)),
+			"auto in the disk and parallel file system profiles, else "+strconv.Itoa(libcheck.DefaultRounds)),
+		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", libcheck.DefaultBudgetRounds)),
 		seedSetting(), fsyncSetting(), syncSetting(), profileSetting(), kneeFractionSetting())...)
 	rows = append(rows, formatRow(report.CmdRuntime, "text", "output format: %s", func(o *runtimeOpts) *opt[string] { return &o.format }))
 	return append(rows, sharedRows(inSweep, outputSetting(), noProgressSetting(), progressSetting(), briefSetting())...)
@@ -113,7 +114,7 @@ func readRuntimeOpts(c *cli.Context, rows []optRow[runtimeOpts]) (runtimeOpts, e
 
 // runtimeJob is one `iobench runtime` from flags to report.
 type runtimeJob struct {
-	rt       runtimes.Runtime
+	rt       libcheck.Runtime
 	env      *env
 	stdout   io.Writer
 	stderr   io.Writer
@@ -124,13 +125,13 @@ type runtimeJob struct {
 	fromRep  *report.Report // --from, read and summarized
 	buffers  []int64        // --buffers; nil: the default list
 	cfg      iobench.Config // the data, timing and profile, as sweep reads them
-	plan     runtimes.Plan
+	plan     libcheck.Plan
 	info     fsinfo.Info
 	sweep    *sweepJob // the profile as applied, and the quick sweep
 	rep      *report.RuntimeReport
 }
 
-func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
+func (e *env) runtimeAction(c *cli.Context, rt libcheck.Runtime) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
@@ -147,12 +148,12 @@ func (e *env) runtimeAction(c *cli.Context, rt runtimes.Runtime) error {
 
 // newRuntimeJob reads and checks every flag before anything is built or
 // written.
-func newRuntimeJob(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts) (*runtimeJob, error) {
+func newRuntimeJob(c *cli.Context, e *env, rt libcheck.Runtime, o *runtimeOpts) (*runtimeJob, error) {
 	return newJobWith(c, e, rt, o, (*runtimeJob).planFromOpts)
 }
 
 // newJobWith is newRuntimeJob with the data and cases read by readPlan.
-func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, readPlan func(*runtimeJob, *runtimeOpts) error) (*runtimeJob, error) {
+func newJobWith(c *cli.Context, e *env, rt libcheck.Runtime, o *runtimeOpts, readPlan func(*runtimeJob, *runtimeOpts) error) (*runtimeJob, error) {
 	sw := &o.sweep
 	j := &runtimeJob{rt: rt, env: e, stdout: c.App.Writer, stderr: c.App.ErrWriter, output: sw.output.v,
 		from: o.from.v}
@@ -204,7 +205,7 @@ func newJobWith(c *cli.Context, e *env, rt runtimes.Runtime, o *runtimeOpts, rea
 // planFromOpts reads the data, buffer, byte order and timing flags.
 func (j *runtimeJob) planFromOpts(o *runtimeOpts) error {
 	o.sweep.cfg.Type = convert.Float64
-	o.sweep.cfg.Count = int64(runtimeDefaultBytes / runtimes.ElementBytes)
+	o.sweep.cfg.Count = int64(runtimeDefaultBytes / libcheck.ElementBytes)
 	if err := j.timingFromOpts(&o.sweep); err != nil {
 		return err
 	}
@@ -221,8 +222,8 @@ func (j *runtimeJob) planFromOpts(o *runtimeOpts) error {
 			return err
 		}
 	}
-	j.plan = runtimes.Plan{Dir: j.cfg.Dir, Elements: j.cfg.Count, RecordBytes: record, Layouts: runtimes.Layouts(), Orders: orders,
-		Rounds: runtimes.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
+	j.plan = libcheck.Plan{Dir: j.cfg.Dir, Elements: j.cfg.Count, RecordBytes: record, Layouts: libcheck.Layouts(), Orders: orders,
+		Rounds: libcheck.DefaultRounds, Seed: j.cfg.Seed, Sync: j.cfg.Sync, Warmup: true}
 	return nil
 }
 
@@ -255,7 +256,7 @@ func (j *runtimeJob) recordFromOpts(v opt[string]) (int64, error) {
 	switch {
 	case err != nil:
 		return 0, err
-	case record%runtimes.ElementBytes != 0:
+	case record%libcheck.ElementBytes != 0:
 		return 0, fmt.Errorf("--record: %q is not a whole number of 8-byte float64 elements", v.v)
 	case record > j.cfg.TotalBytes():
 		return 0, fmt.Errorf("--record: %q is larger than the data (%d bytes); raise --count or --size", v.v, j.cfg.TotalBytes())
@@ -299,16 +300,16 @@ func parseOrders(s string) ([]convert.Order, error) {
 
 // parseBufferList reads --buffers with the sweep's --sizes rules, and
 // what the runtime's buffer can hold.
-func parseBufferList(rt runtimes.Runtime, s string) ([]int64, error) {
+func parseBufferList(rt libcheck.Runtime, s string) ([]int64, error) {
 	sizes, err := parseSizeList(s)
 	if err != nil {
 		return nil, errors.New(strings.Replace(err.Error(), "--sizes", "--buffers", 1))
 	}
 	for _, n := range sizes {
-		if n%runtimes.ElementBytes != 0 {
-			return nil, fmt.Errorf("--buffers: %d bytes is not a whole number of %d-byte float64 elements", n, runtimes.ElementBytes)
+		if n%libcheck.ElementBytes != 0 {
+			return nil, fmt.Errorf("--buffers: %d bytes is not a whole number of %d-byte float64 elements", n, libcheck.ElementBytes)
 		}
-		if rt == runtimes.Gfortran && n > 1<<31-1 {
+		if rt == libcheck.Gfortran && n > 1<<31-1 {
 			return nil, fmt.Errorf("--buffers: %d is above libgfortran's limit of %d bytes", n, 1<<31-1)
 		}
 	}
@@ -337,7 +338,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 		return err
 	}
 	j.plan.Dir, j.plan.Prefix = j.info.ResolvedDir, prefix
-	j.plan.DefaultBuffer = runtimes.DefaultBuffer(j.rt, j.info.IOBlockSize)
+	j.plan.DefaultBuffer = libcheck.DefaultBuffer(j.rt, j.info.IOBlockSize)
 	if err := j.preflight(); err != nil {
 		return err
 	}
@@ -351,7 +352,7 @@ func (j *runtimeJob) run(c *cli.Context) error {
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.sweep.profile, j.sweep.profileWhy
 	rounds := fmt.Sprintf("%d rounds", j.plan.Rounds)
 	if j.plan.Auto {
-		budget := fmt.Sprintf("%d x the first round's time", runtimes.DefaultBudgetRounds)
+		budget := fmt.Sprintf("%d x the first round's time", libcheck.DefaultBudgetRounds)
 		if j.plan.TimeBudget > 0 {
 			budget = "--time-budget " + j.plan.TimeBudget.String()
 		}
@@ -380,7 +381,7 @@ func (j *runtimeJob) preflight() error {
 
 // prediction is the write(2) sweep the runtime is held against: --from,
 // or a quick sweep of the buffer sizes here.
-func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*runtimes.Sweep, error) {
+func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*libcheck.Sweep, error) {
 	if rep := j.fromRep; rep != nil {
 		if rep.FS.Type != "" && (rep.FS.Type != j.info.Type || rep.FS.ResolvedDir != j.info.ResolvedDir) {
 			j.rep.Warnings = append(j.rep.Warnings, fmt.Sprintf("the sweep in %s was measured in %s (%s); this run writes in %s (%s)",
@@ -424,7 +425,7 @@ func fromWriters(rep *report.Report) string {
 }
 
 // sweepOf is a sweep report's curve, knee and recommendation.
-func sweepOf(source string, rep *report.Report) *runtimes.Sweep {
+func sweepOf(source string, rep *report.Report) *libcheck.Sweep {
 	if len(rep.Variants) > 0 {
 		// The knee and recommendation are the first variant's: so is the
 		// curve the predictions read.
@@ -438,7 +439,7 @@ func sweepOf(source string, rep *report.Report) *runtimes.Sweep {
 	if rep.Recommendation != nil {
 		rec = rep.Recommendation.BufferSize
 	}
-	return runtimes.NewSweep(source, verdict.Runs(rep.Results, iobench.ModeWrite), kneeBytes, rec, k.Established, rep.Config.KneeFraction)
+	return libcheck.NewSweep(source, verdict.Runs(rep.Results, iobench.ModeWrite), kneeBytes, rec, k.Established, rep.Config.KneeFraction)
 }
 
 // quickSizes are the write sizes of the quick sweep: the powers of two
@@ -466,7 +467,7 @@ func quickSizes(buffers []int64, def, total int64) []int64 {
 
 // bufferList is --buffers, or the default: 8 KiB, the runtime's default,
 // the recommended size and twice it, 16 MiB.
-func (j *runtimeJob) bufferList(sw *runtimes.Sweep) []int64 {
+func (j *runtimeJob) bufferList(sw *libcheck.Sweep) []int64 {
 	list := slices.Clone(j.buffers)
 	if list == nil {
 		list = []int64{8 << 10, largeBuffer}
@@ -481,15 +482,15 @@ func (j *runtimeJob) bufferList(sw *runtimes.Sweep) []int64 {
 
 // finish summarizes what was measured and writes the report, also after
 // a failure part way.
-func (j *runtimeJob) finish(res *runtimes.Result, runErr error) error {
+func (j *runtimeJob) finish(res *libcheck.Result, runErr error) error {
 	return j.finishWith(res, runErr, j.rep.SetApply, j.write)
 }
 
 // finishWith is finish with the apply block filled by setApply and the
 // report written by write.
-func (j *runtimeJob) finishWith(res *runtimes.Result, runErr error, setApply func(), write func() error) error {
+func (j *runtimeJob) finishWith(res *libcheck.Result, runErr error, setApply func(), write func() error) error {
 	if res == nil {
-		res = &runtimes.Result{Incomplete: runErr != nil}
+		res = &libcheck.Result{Incomplete: runErr != nil}
 	}
 	r := j.rep
 	if r.Config.Rounds == 0 {
@@ -500,7 +501,7 @@ func (j *runtimeJob) finishWith(res *runtimes.Result, runErr error, setApply fun
 		r.Config.Rounds = res.Adaptive.Rounds
 	}
 	if len(res.Samples) > 0 {
-		r.Summary = runtimes.Summarize(j.rt, j.plan, res, r.Sweep)
+		r.Summary = libcheck.Summarize(j.rt, j.plan, res, r.Sweep)
 	}
 	setApply()
 	r.DurationSeconds = time.Since(r.StartTime).Seconds()
@@ -542,21 +543,21 @@ func (j *runtimeJob) writeReport(render func(io.Writer) error) error {
 // fills it.
 type runtimeObserver struct {
 	live    *progress.Live
-	rt      runtimes.Runtime
-	plan    runtimes.Plan
+	rt      libcheck.Runtime
+	plan    libcheck.Plan
 	file    atomic.Pointer[string] // data file of the run in progress
 	mu      sync.Mutex             // taken inside the display's lock (foresee)
-	samples []runtimes.Sample      // to foresee adaptive rounds
+	samples []libcheck.Sample      // to foresee adaptive rounds
 }
 
 // addSample keeps a finished run's sample for foresee.
-func (o *runtimeObserver) addSample(s runtimes.Sample) {
+func (o *runtimeObserver) addSample(s libcheck.Sample) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.samples = append(o.samples, s)
 }
 
-func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode progress.Mode) *runtimeObserver {
+func newRuntimeObserver(w io.Writer, rt libcheck.Runtime, p libcheck.Plan, mode progress.Mode) *runtimeObserver {
 	o := &runtimeObserver{rt: rt, plan: p}
 	// No Stride: no array to fill in iobench, the writer fills its own.
 	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
@@ -565,7 +566,7 @@ func newRuntimeObserver(w io.Writer, rt runtimes.Runtime, p runtimes.Plan, mode 
 	if p.Auto {
 		foresee = o.foresee
 	}
-	o.live.Foresee(runtimes.DefaultBudgetRounds, foresee)
+	o.live.Foresee(libcheck.DefaultBudgetRounds, foresee)
 	return o
 }
 
@@ -576,10 +577,10 @@ func (o *runtimeObserver) foresee(look int) []string {
 	cases := o.plan.Cases()
 	if look >= iobench.MinAutoRounds {
 		o.mu.Lock()
-		und := runtimes.Undecided(o.rt, o.plan, o.samples)
+		und := libcheck.Undecided(o.rt, o.plan, o.samples)
 		o.mu.Unlock()
-		cases = slices.DeleteFunc(cases, func(c runtimes.Case) bool {
-			return !slices.ContainsFunc(und, func(u runtimes.UndecidedCase) bool {
+		cases = slices.DeleteFunc(cases, func(c libcheck.Case) bool {
+			return !slices.ContainsFunc(und, func(u libcheck.UndecidedCase) bool {
 				return u.Case == c || c.Default && u.Layout == c.Layout && u.Convert == c.Convert
 			})
 		})
@@ -592,7 +593,7 @@ func (o *runtimeObserver) foresee(look int) []string {
 }
 
 // caseKey names a case, so that its runs share their times.
-func caseKey(c runtimes.Case) string {
+func caseKey(c libcheck.Case) string {
 	return fmt.Sprintf("%s/%s/%d", c.Layout, c.Convert, c.BufferBytes)
 }
 
@@ -613,13 +614,13 @@ func (o *runtimeObserver) Progress() int64 {
 // Phase is never PhaseFill: the bar has no array of its own to fill.
 func (o *runtimeObserver) Phase() iobench.Phase { return iobench.PhaseIdle }
 
-func (o *runtimeObserver) WarmupStarted(c runtimes.Case) {
+func (o *runtimeObserver) WarmupStarted(c libcheck.Case) {
 	o.follow(0)
 	o.live.Warmup(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s %s, buffer %s", o.rt,
 		humanize.IBytes(uint64(o.plan.Bytes())), c.Layout, c.Convert, bufferWord(c)))
 }
 
-func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
+func (o *runtimeObserver) RoundPlanned(round int, steps []libcheck.Step) {
 	keys := make([]string, len(steps))
 	for i, s := range steps {
 		keys[i] = caseKey(s.Case)
@@ -630,7 +631,7 @@ func (o *runtimeObserver) RoundPlanned(round int, steps []runtimes.Step) {
 	}
 }
 
-func (o *runtimeObserver) StepStarted(s runtimes.Step, _ int) {
+func (o *runtimeObserver) StepStarted(s libcheck.Step, _ int) {
 	o.follow(s.Seq)
 	o.live.Started(fmt.Sprintf("%s %s %s", s.Layout, shortOrder(s.Convert), units.FormatSize(s.BufferBytes)))
 }
@@ -640,7 +641,7 @@ func (o *runtimeObserver) follow(seq int) {
 	o.file.Store(&path)
 }
 
-func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
+func (o *runtimeObserver) StepFinished(s libcheck.Sample, total int) {
 	o.addSample(s)
 	if o.live.Mode() == progress.Bar { // below the bar: one line of at most 80 columns
 		o.live.Finished(fmt.Sprintf("%-7s %-13s %11s %-9s %9.1f MiB/s %8d calls",
@@ -656,7 +657,7 @@ func (o *runtimeObserver) StepFinished(s runtimes.Sample, total int) {
 }
 
 // bufferWord is the case's buffer, marked when it is the runtime's default.
-func bufferWord(c runtimes.Case) string {
+func bufferWord(c libcheck.Case) string {
 	if c.Default {
 		return units.FormatSize(c.BufferBytes) + " (default)"
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/mpi/cluster"
 	"github.com/iobench/iobench/report"
@@ -40,8 +41,8 @@ const (
 	quickSweepLargest  = 16 << 20
 )
 
-var libraryExamples = map[runtimes.Runtime]string{
-	runtimes.MPIIO: `Runs an MPI-IO writer (compiled with mpicc) as an MPI job of its own for each run, spawned from rank 0 of
+var libraryExamples = map[libcheck.Runtime]string{
+	libcheck.MPIIO: `Runs an MPI-IO writer (compiled with mpicc) as an MPI job of its own for each run, spawned from rank 0 of
 this job with OMPI_MCA_io set, for each component, a file per rank and a shared file, independent and
 collective calls, contiguous and strided memory (with the same data packed by a typed loop beside it), and
 each buffer setting where its rule says it can change the write(2) calls: the default, the recommended
@@ -50,7 +51,7 @@ value and twice it. Needs the MPI build, started by mpirun or srun.
    mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir /gpfs/x
    mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --components romio321 --modes collective --layouts shared
    mpirun -np 2 --oversubscribe bin/iobench-mpi runtime mpiio --dir . --memory strided --memory-stride 2 --memory-type int32 --format json -o s.json`,
-	runtimes.HDF5: `Compiles an HDF5 writer (libhdf5 from pkg-config, or h5cc) and runs it on a 1-D float64 dataset,
+	libcheck.HDF5: `Compiles an HDF5 writer (libhdf5 from pkg-config, or h5cc) and runs it on a 1-D float64 dataset,
 contiguous and chunked (chunks of the knee), native and big-endian, one H5Dwrite and 1 KiB hyperslabs, with
 H5Pset_alignment at the knee, the sieve buffer at the knee and the type-conversion buffer where each matters.
 
@@ -58,10 +59,10 @@ H5Pset_alignment at the knee, the sieve buffer at the knee and the type-conversi
    iobench runtime hdf5 --dir . --storage contiguous --convert big-endian --from sweep.json`,
 }
 
-func (e *env) libraryCommand(rt runtimes.Runtime, onUsage cli.OnUsageErrorFunc) *cli.Command {
-	usage := map[runtimes.Runtime]string{
-		runtimes.MPIIO: "write through MPI-IO: Open MPI's OMPIO and ROMIO with their buffers' hints (the MPI build, under mpirun or srun)",
-		runtimes.HDF5:  "write through HDF5: contiguous and chunked, native and big-endian, with H5Pset_alignment and its buffers",
+func (e *env) libraryCommand(rt libcheck.Runtime, onUsage cli.OnUsageErrorFunc) *cli.Command {
+	usage := map[libcheck.Runtime]string{
+		libcheck.MPIIO: "write through MPI-IO: Open MPI's OMPIO and ROMIO with their buffers' hints (the MPI build, under mpirun or srun)",
+		libcheck.HDF5:  "write through HDF5: contiguous and chunked, native and big-endian, with H5Pset_alignment and its buffers",
 	}[rt]
 	return &cli.Command{Name: string(rt), Usage: usage, Description: libraryExamples[rt], Flags: libraryFlags(rt),
 		Action: func(c *cli.Context) error { return e.libraryAction(c, rt) }, OnUsageError: onUsage}
@@ -80,17 +81,17 @@ type libraryOpts struct {
 func libSweep(o *libraryOpts) *sweepOpts     { return &o.rt.sweep }
 func libLayouts(o *libraryOpts) *opt[string] { return &o.layouts }
 
-func libraryFlags(rt runtimes.Runtime) []cli.Flag { return rowFlags(libraryRows(rt)) }
+func libraryFlags(rt libcheck.Runtime) []cli.Flag { return rowFlags(libraryRows(rt)) }
 
-func libraryRows(rt runtimes.Runtime) []optRow[libraryOpts] {
+func libraryRows(rt libcheck.Runtime) []optRow[libraryOpts] {
 	def, per := int64(hdf5DefaultBytes), ""
-	if rt == runtimes.MPIIO {
+	if rt == libcheck.MPIIO {
 		def, per = mpiioDefaultBytes, " per rank"
 	}
 	count := countSetting()
-	count.runtimeDefault = fmt.Sprintf("%d (%s)%s", def/runtimes.ElementBytes, units.FormatSize(def), per)
+	count.runtimeDefault = fmt.Sprintf("%d (%s)%s", def/libcheck.ElementBytes, units.FormatSize(def), per)
 	rows := sharedRows(libSweep, dirSetting(), count, sizeSetting())
-	if rt == runtimes.MPIIO {
+	if rt == libcheck.MPIIO {
 		rows = append(rows, mpiioRows()...)
 	} else {
 		rows = append(rows, hdf5Rows()...)
@@ -98,7 +99,7 @@ func libraryRows(rt runtimes.Runtime) []optRow[libraryOpts] {
 	rows = append(rows, fromRow("an iobench sweep (JSON or CSV) to take the knee from", "a quick write(2) sweep on --dir", func(o *libraryOpts) *opt[string] { return &o.rt.from }))
 	rows = append(rows, sharedRows(libSweep,
 		retold(repeatSetting(), "", "rounds, each running every case once in a shuffled order; or auto", "auto in the disk and parallel file system profiles, else 5"),
-		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", runtimes.DefaultBudgetRounds)),
+		retold(timeBudgetSetting(), "", "with --repeat auto: wall time for all rounds, e.g. 10m", fmt.Sprintf("%d x the first round", libcheck.DefaultBudgetRounds)),
 		seedSetting(), fsyncSetting(), syncSetting(), profileSetting(), kneeFractionSetting())...)
 	rows = append(rows, formatRow(report.CmdRuntime, "text", "output format: %s", func(o *libraryOpts) *opt[string] { return &o.rt.format }))
 	return append(rows, sharedRows(libSweep, outputSetting(), noProgressSetting(), progressSetting())...)
@@ -109,7 +110,7 @@ func libraryRows(rt runtimes.Runtime) []optRow[libraryOpts] {
 // sweep's --stride and --type.
 func mpiioRows() []optRow[libraryOpts] {
 	return []optRow[libraryOpts]{
-		row(&cli.StringFlag{Name: "components", Value: runtimes.OMPIO + "," + runtimes.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"}, func(o *libraryOpts) *opt[string] { return &o.components }),
+		row(&cli.StringFlag{Name: "components", Value: libcheck.OMPIO + "," + libcheck.ROMIO, Usage: "Open MPI's MPI-IO components to run (OMPI_MCA_io)"}, func(o *libraryOpts) *opt[string] { return &o.components }),
 		layoutsRow("per-rank,shared", "a file per rank (MPI_COMM_SELF), one shared file (MPI_COMM_WORLD)", libLayouts),
 		row(&cli.StringFlag{Name: "modes", Value: "independent,collective", Usage: "MPI_File_write_at, MPI_File_write_at_all"}, func(o *libraryOpts) *opt[string] { return &o.modes }),
 		row(&cli.StringFlag{Name: "memory", Value: "contiguous,strided", Usage: "contiguous memory, and strided (an MPI_Type_vector the library gathers; its packed twin runs beside it)"}, func(o *libraryOpts) *opt[string] { return &o.memory }),
@@ -136,8 +137,8 @@ func hdf5Rows() []optRow[libraryOpts] {
 type libraryJob struct {
 	*runtimeJob
 	reporter render.LibraryReporter
-	mpiio    runtimes.MPIIOChoice
-	hdf5     runtimes.HDF5Choice
+	mpiio    libcheck.MPIIOChoice
+	hdf5     libcheck.HDF5Choice
 	lib      report.LibraryConfig
 	hosts    []string // the MPI job's nodes
 	spawner  *spawner // the MPI-IO writer jobs
@@ -146,16 +147,16 @@ type libraryJob struct {
 // libraryAction runs the check on rank 0; under MPI the other ranks
 // only wait, without spinning, so that the writer jobs rank 0 starts
 // have the CPUs.
-func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
+func (e *env) libraryAction(c *cli.Context, rt libcheck.Runtime) error {
 	if c.Args().Present() {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	if rt == runtimes.MPIIO && !mpi.Enabled() {
+	if rt == libcheck.MPIIO && !mpi.Enabled() {
 		return usagef("runtime mpiio: needs the MPI build of iobench, started by mpirun or srun: go build -tags mpi -o bin/iobench-mpi . && mpirun -np 3 --oversubscribe bin/iobench-mpi runtime mpiio --dir DIR")
 	}
 	o := libraryOpts{rt: runtimeOpts{sweep: newSweepOpts(iobench.DefaultConfig())}}
 	rerr := readRows(c, libraryRows(rt), &o)
-	if rt == runtimes.MPIIO && e.world != nil {
+	if rt == libcheck.MPIIO && e.world != nil {
 		return e.libraryOnRank0(c, rt, &o, rerr)
 	}
 	if rerr != nil {
@@ -174,7 +175,7 @@ func (e *env) libraryAction(c *cli.Context, rt runtimes.Runtime) error {
 // given another value than on rank 0, stops every rank with one line
 // naming it, where the others used to wait for it for ever. Rank 0 runs
 // the check; the others wait.
-func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime, o *libraryOpts, err error) error {
+func (e *env) libraryOnRank0(c *cli.Context, rt libcheck.Runtime, o *libraryOpts, err error) error {
 	cl, jerr := e.joinCluster() // collective: every rank, first
 	if jerr != nil {
 		return jerr
@@ -201,7 +202,7 @@ func (e *env) libraryOnRank0(c *cli.Context, rt runtimes.Runtime, o *libraryOpts
 
 // newLibraryJob reads and checks every flag before anything is built or
 // written.
-func newLibraryJob(c *cli.Context, e *env, rt runtimes.Runtime, o *libraryOpts) (*libraryJob, error) {
+func newLibraryJob(c *cli.Context, e *env, rt libcheck.Runtime, o *libraryOpts) (*libraryJob, error) {
 	j := &libraryJob{}
 	rj, err := newJobWith(c, e, rt, &o.rt, func(rj *runtimeJob, _ *runtimeOpts) error { return j.planFromOpts(rj, o) })
 	if err != nil {
@@ -217,15 +218,15 @@ func newLibraryJob(c *cli.Context, e *env, rt runtimes.Runtime, o *libraryOpts) 
 func (j *libraryJob) planFromOpts(rj *runtimeJob, o *libraryOpts) error {
 	cfg := &o.rt.sweep.cfg
 	cfg.Type = convert.Float64
-	cfg.Count = int64(hdf5DefaultBytes / runtimes.ElementBytes)
-	if rj.rt == runtimes.MPIIO {
-		cfg.Count = mpiioDefaultBytes / runtimes.ElementBytes
+	cfg.Count = int64(hdf5DefaultBytes / libcheck.ElementBytes)
+	if rj.rt == libcheck.MPIIO {
+		cfg.Count = mpiioDefaultBytes / libcheck.ElementBytes
 	}
 	if err := rj.timingFromOpts(&o.rt.sweep); err != nil {
 		return err
 	}
-	rj.plan = runtimes.Plan{Dir: rj.cfg.Dir, Elements: rj.cfg.Count, Rounds: runtimes.DefaultRounds, Seed: rj.cfg.Seed, Sync: rj.cfg.Sync, Warmup: true}
-	if rj.rt == runtimes.MPIIO {
+	rj.plan = libcheck.Plan{Dir: rj.cfg.Dir, Elements: rj.cfg.Count, Rounds: libcheck.DefaultRounds, Seed: rj.cfg.Seed, Sync: rj.cfg.Sync, Warmup: true}
+	if rj.rt == libcheck.MPIIO {
 		return j.mpiioFromOpts(rj, o)
 	}
 	return j.hdf5FromOpts(rj, o)
@@ -234,16 +235,16 @@ func (j *libraryJob) planFromOpts(rj *runtimeJob, o *libraryOpts) error {
 func (j *libraryJob) mpiioFromOpts(rj *runtimeJob, o *libraryOpts) error {
 	var err error
 	ch := &j.mpiio
-	if ch.Components, err = parseList("--components", o.components.v, oneOf(runtimes.OMPIO, runtimes.ROMIO)); err != nil {
+	if ch.Components, err = parseList("--components", o.components.v, oneOf(libcheck.OMPIO, libcheck.ROMIO)); err != nil {
 		return err
 	}
-	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(runtimes.LayoutPerRank, runtimes.LayoutShared)); err != nil {
+	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(libcheck.LayoutPerRank, libcheck.LayoutShared)); err != nil {
 		return err
 	}
 	if ch.Collective, err = parseList("--modes", o.modes.v, modeOf); err != nil {
 		return err
 	}
-	if ch.Memories, err = parseList("--memory", o.memory.v, oneOf(runtimes.MemoryContiguous, runtimes.MemoryStrided)); err != nil {
+	if ch.Memories, err = parseList("--memory", o.memory.v, oneOf(libcheck.MemoryContiguous, libcheck.MemoryStrided)); err != nil {
 		return err
 	}
 	lp := &rj.plan.Library
@@ -260,7 +261,7 @@ func (j *libraryJob) mpiioFromOpts(rj *runtimeJob, o *libraryOpts) error {
 		return fmt.Errorf("--ranks: %d: want at least 1", lp.Ranks)
 	}
 	lp.Type = t.String()
-	if lp.Source, err = oneOf(runtimes.SourceArray, runtimes.SourceWindow)(o.source.v); err != nil {
+	if lp.Source, err = oneOf(libcheck.SourceArray, libcheck.SourceWindow)(o.source.v); err != nil {
 		return fmt.Errorf("--source: %w", err)
 	}
 	if lp.CallBytes, err = parseBytes("--call-size", o.callSize.v); err != nil {
@@ -285,10 +286,10 @@ func checkCalls(call, total, elem int64) error {
 func (j *libraryJob) hdf5FromOpts(rj *runtimeJob, o *libraryOpts) error {
 	var err error
 	ch := &j.hdf5
-	if ch.Storages, err = parseList("--storage", o.storage.v, oneOf(runtimes.StorageContiguous, runtimes.StorageChunked)); err != nil {
+	if ch.Storages, err = parseList("--storage", o.storage.v, oneOf(libcheck.StorageContiguous, libcheck.StorageChunked)); err != nil {
 		return err
 	}
-	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(runtimes.LayoutArray, runtimes.LayoutRecords)); err != nil {
+	if ch.Layouts, err = parseList("--layouts", o.layouts.v, layoutOf(libcheck.LayoutArray, libcheck.LayoutRecords)); err != nil {
 		return err
 	}
 	if ch.Orders, err = parseOrders(o.rt.sweep.convert.v); err != nil {
@@ -308,10 +309,10 @@ func oneOf(valid ...string) func(string) (string, error) {
 	}
 }
 
-func layoutOf(valid ...runtimes.Layout) func(string) (runtimes.Layout, error) {
-	return func(s string) (runtimes.Layout, error) {
-		if slices.Contains(valid, runtimes.Layout(s)) {
-			return runtimes.Layout(s), nil
+func layoutOf(valid ...libcheck.Layout) func(string) (libcheck.Layout, error) {
+	return func(s string) (libcheck.Layout, error) {
+		if slices.Contains(valid, libcheck.Layout(s)) {
+			return libcheck.Layout(s), nil
 		}
 		return "", fmt.Errorf("%q (valid: %s %s)", s, valid[0], valid[1])
 	}
@@ -395,7 +396,7 @@ func (j *libraryJob) scratchDir() (string, error) {
 // launchFrom makes an MPI-IO writer start each run as a job of its own,
 // spawned from this rank.
 func (j *libraryJob) launchFrom(w *runtimes.Writer) error {
-	if j.rt != runtimes.MPIIO {
+	if j.rt != libcheck.MPIIO {
 		return nil
 	}
 	env, err := exec.LookPath("env")
@@ -472,17 +473,17 @@ func (s *spawner) close() error {
 
 // planCases sets the library's cases from the sweep's recommendation:
 // the values the apply block gives, and for HDF5 chunks of the knee.
-func (j *libraryJob) planCases(sw *runtimes.Sweep) {
+func (j *libraryJob) planCases(sw *libcheck.Sweep) {
 	rec := advice.LibraryValues(advice.ApplyFacts{Knee: sw.KneeBytes, Buffer: sw.RecommendedBytes, FS: j.info})
 	lp := &j.plan.Library
 	lp.Recommended = rec
-	if j.rt == runtimes.MPIIO {
+	if j.rt == libcheck.MPIIO {
 		j.mpiio.Recommended, j.mpiio.Ranks = withSwitch(rec), lp.Ranks
-		j.plan.CaseList, j.lib.Notes = runtimes.MPIIOCases(j.mpiio)
+		j.plan.CaseList, j.lib.Notes = libcheck.MPIIOCases(j.mpiio)
 		lp.Recommended = j.mpiio.Recommended
 	} else {
 		j.hdf5.Recommended = rec
-		j.plan.CaseList, j.lib.Notes = runtimes.HDF5Cases(j.hdf5)
+		j.plan.CaseList, j.lib.Notes = libcheck.HDF5Cases(j.hdf5)
 		lp.ChunkBytes = chunkOf(sw, j.plan.Bytes())
 	}
 	j.lib.Version = j.libraryVersion()
@@ -496,7 +497,7 @@ func (j *libraryJob) planCases(sw *runtimes.Sweep) {
 // withSwitch adds romio_cb_write=enable to the values advised: its
 // measured gain decides whether it gets a row.
 func withSwitch(rec map[string]int64) map[string]int64 {
-	out := map[string]int64{runtimes.SwitchCBWrite: 0}
+	out := map[string]int64{libcheck.SwitchCBWrite: 0}
 	for k, v := range rec {
 		out[k] = v
 	}
@@ -505,16 +506,16 @@ func withSwitch(rec map[string]int64) map[string]int64 {
 
 // chunkOf is HDF5's chunk: the sweep's recommended size, else 1 MiB
 // (HDF5's chunk cache), at most the data.
-func chunkOf(sw *runtimes.Sweep, total int64) int64 {
+func chunkOf(sw *libcheck.Sweep, total int64) int64 {
 	k := sw.RecommendedBytes
 	if k <= 0 {
-		k = runtimes.HDF5CacheDefault
+		k = libcheck.HDF5CacheDefault
 	}
-	return min(k, total) / runtimes.ElementBytes * runtimes.ElementBytes
+	return min(k, total) / libcheck.ElementBytes * libcheck.ElementBytes
 }
 
 func (j *libraryJob) libraryVersion() string {
-	if j.rt == runtimes.MPIIO { // "Open MPI v4.1.4, package: ...": the name and version
+	if j.rt == libcheck.MPIIO { // "Open MPI v4.1.4, package: ...": the name and version
 		v, _, _ := strings.Cut(mpi.LibraryVersion(), ",")
 		return v
 	}
@@ -529,22 +530,22 @@ func (j *libraryJob) libraryVersion() string {
 // in this run: which check measures them, or what is not installed.
 func (j *libraryJob) unmeasured() map[string]string {
 	out := map[string]string{advice.RuntimePnetCDF: "no iobench runtime check measures it"}
-	if j.rt == runtimes.MPIIO {
-		for comp, rt := range map[string]string{runtimes.OMPIO: advice.RuntimeOMPIO, runtimes.ROMIO: advice.RuntimeROMIO} {
+	if j.rt == libcheck.MPIIO {
+		for comp, rt := range map[string]string{libcheck.OMPIO: advice.RuntimeOMPIO, libcheck.ROMIO: advice.RuntimeROMIO} {
 			if !slices.Contains(j.mpiio.Components, comp) {
 				out[rt] = "this run left " + comp + " out (--components)"
 			}
 		}
-		out[advice.RuntimeHDF5] = installedWords(runtimes.HDF5, "iobench runtime hdf5")
+		out[advice.RuntimeHDF5] = installedWords(libcheck.HDF5, "iobench runtime hdf5")
 		return out
 	}
-	mpiWords := installedWords(runtimes.MPIIO, "the MPI build of iobench under mpirun: iobench runtime mpiio")
+	mpiWords := installedWords(libcheck.MPIIO, "the MPI build of iobench under mpirun: iobench runtime mpiio")
 	out[advice.RuntimeROMIO], out[advice.RuntimeOMPIO] = mpiWords, mpiWords
 	return out
 }
 
 // installedWords says how to check rt's rows, or what to install first.
-func installedWords(rt runtimes.Runtime, check string) string {
+func installedWords(rt libcheck.Runtime, check string) string {
 	_, err := runtimes.FindCompiler(rt, os.Getenv("PATH"))
 	var nc *runtimes.NoCompilerError
 	if errors.As(err, &nc) {
@@ -555,7 +556,7 @@ func installedWords(rt runtimes.Runtime, check string) string {
 
 // finishLibrary summarizes what was measured and writes the report,
 // also after a failure part way.
-func (j *libraryJob) finishLibrary(rep *report.LibraryReport, res *runtimes.Result, runErr error) error {
+func (j *libraryJob) finishLibrary(rep *report.LibraryReport, res *libcheck.Result, runErr error) error {
 	rep.Config = report.NewRuntimeConfig(j.plan)
 	rep.Config.Profile = j.sweep.profile
 	return j.finishWith(res, runErr, rep.SetApply, func() error {
@@ -567,18 +568,18 @@ func (j *libraryJob) finishLibrary(rep *report.LibraryReport, res *runtimes.Resu
 // words: a case and what it sets.
 type libraryObserver struct{ *runtimeObserver }
 
-func (o libraryObserver) WarmupStarted(c runtimes.Case) {
+func (o libraryObserver) WarmupStarted(c libcheck.Case) {
 	o.follow(0)
 	o.live.Warmup(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s, %s", o.rt,
 		humanize.IBytes(uint64(o.plan.Bytes())), report.CaseName(c), report.SettingName(c)))
 }
 
-func (o libraryObserver) StepStarted(s runtimes.Step, _ int) {
+func (o libraryObserver) StepStarted(s libcheck.Step, _ int) {
 	o.follow(s.Seq)
 	o.live.Started(report.CaseName(s.Case))
 }
 
-func (o libraryObserver) StepFinished(s runtimes.Sample, total int) {
+func (o libraryObserver) StepFinished(s libcheck.Sample, total int) {
 	o.addSample(s)
 	o.live.Finished(fmt.Sprintf("iobench: %s %d/%d r%d: %s, %s: %.1f MiB/s, %d write(2) calls",
 		o.rt, s.Seq, total, s.Round, report.CaseName(s.Case), report.SettingName(s.Case), s.MiBPerSec(), s.WriteCalls))

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // TestRuntimeHDF5Report: a small HDF5 check makes its rules' calls in
@@ -19,7 +19,7 @@ import (
 // file in the directory.
 func TestRuntimeHDF5Report(t *testing.T) {
 	testenv.Full(t, "HDF5 programs built with h5cc")
-	needCompiler(t, runtimes.HDF5)
+	needCompiler(t, libcheck.HDF5)
 	dir := t.TempDir()
 	prefill(t, dir)
 	before := snapshot(t, dir)

@@ -14,12 +14,13 @@ import (
 
 	"github.com/iobench/iobench/internal/testenv"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/runtimes"
 )
 
 // needCompiler skips a test on a machine without rt's compiler.
-func needCompiler(t *testing.T, rt runtimes.Runtime) {
+func needCompiler(t *testing.T, rt libcheck.Runtime) {
 	t.Helper()
 	if _, err := runtimes.FindCompiler(rt, os.Getenv("PATH")); err != nil {
 		t.Skipf("no %s compiler: %v", rt, err)
@@ -28,17 +29,17 @@ func needCompiler(t *testing.T, rt runtimes.Runtime) {
 
 // smallRuntime is a quick runtime run: 2 MiB of data, three buffers, two
 // rounds, no flush between runs.
-func smallRuntime(rt runtimes.Runtime, dir string, extra ...string) []string {
+func smallRuntime(rt libcheck.Runtime, dir string, extra ...string) []string {
 	return append([]string{"runtime", string(rt), "--dir", dir, "--size", "2MiB", "--buffers", "8KiB,64KiB",
 		"--repeat", "2", "--sync", "none", "--profile", "generic", "--no-progress"}, extra...)
 }
 
 func TestRuntimeTextReport(t *testing.T) {
-	needCompiler(t, runtimes.Gfortran)
+	needCompiler(t, libcheck.Gfortran)
 	dir := t.TempDir()
 	prefill(t, dir)
 	before := snapshot(t, dir)
-	out, errOut, code := runCLI(t, smallRuntime(runtimes.Gfortran, dir)...)
+	out, errOut, code := runCLI(t, smallRuntime(libcheck.Gfortran, dir)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -64,7 +65,7 @@ func TestRuntimeTextReport(t *testing.T) {
 // default, as in sweep: at least MinAutoRounds rounds of every case, then
 // fewer, within --time-budget, and the report says what they did.
 func TestRuntimeAdaptiveRounds(t *testing.T) {
-	needCompiler(t, runtimes.Stdio)
+	needCompiler(t, libcheck.Stdio)
 	dir := t.TempDir()
 	args := []string{"runtime", "stdio", "--dir", dir, "--size", "2MiB", "--buffers", "8KiB,64KiB", "--convert", "big-endian",
 		"--time-budget", "2s", "--sync", "none", "--profile", "generic", "--no-progress", "--format", "json"}
@@ -95,14 +96,14 @@ func TestRuntimeAdaptiveRounds(t *testing.T) {
 
 // TestRuntimeJSONFromSweep holds a stdio run against a saved sweep.
 func TestRuntimeJSONFromSweep(t *testing.T) {
-	needCompiler(t, runtimes.Stdio)
+	needCompiler(t, libcheck.Stdio)
 	dir := t.TempDir()
 	saved := filepath.Join(t.TempDir(), "sweep.json")
 	if _, errOut, code := runCLI(t, "sweep", "--dir", dir, "--size", "2MiB", "--sizes", "4KiB,8KiB,16KiB,32KiB,64KiB",
 		"--repeat", "3", "--sync", "none", "--no-progress", "--format", "json", "-o", saved); code != 0 {
 		t.Fatalf("sweep: exit %d: %s", code, errOut)
 	}
-	out, errOut, code := runCLI(t, smallRuntime(runtimes.Stdio, dir, "--from", saved, "--format", "json")...)
+	out, errOut, code := runCLI(t, smallRuntime(libcheck.Stdio, dir, "--from", saved, "--format", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -182,9 +183,9 @@ func TestRuntimeBadFlagsExitTwo(t *testing.T) {
 func TestRuntimeWithoutCompiler(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	dir := t.TempDir()
-	for rt, want := range map[runtimes.Runtime]string{
-		runtimes.Gfortran: "iobench: gfortran not found: install it (Debian: apt-get install gfortran)\n",
-		runtimes.Stdio:    "iobench: a C compiler (cc or gcc) not found: install it (Debian: apt-get install gcc)\n",
+	for rt, want := range map[libcheck.Runtime]string{
+		libcheck.Gfortran: "iobench: gfortran not found: install it (Debian: apt-get install gfortran)\n",
+		libcheck.Stdio:    "iobench: a C compiler (cc or gcc) not found: install it (Debian: apt-get install gcc)\n",
 	} {
 		out, errOut, code := runCLI(t, smallRuntime(rt, dir)...)
 		if code != 1 || errOut != want || out != "" {
@@ -201,7 +202,7 @@ func TestRuntimeWithoutCompiler(t *testing.T) {
 // second signal kills the writer and removes its file at once.
 func TestRuntimeInterruptLeavesNoFile(t *testing.T) {
 	testenv.Full(t, "signals to the built binary")
-	needCompiler(t, runtimes.Stdio)
+	needCompiler(t, libcheck.Stdio)
 	saved := savedSweep(t)
 	for _, signals := range []int{1, 2} {
 		dir := t.TempDir()

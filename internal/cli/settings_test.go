@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/runtimes"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/iobench/iobench/internal/golden"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 )
 
 // Every entry is read: into its Config field (a switch, perhaps with a
@@ -188,7 +187,7 @@ func flagReference() string {
 	for _, cmd := range []struct {
 		name  string
 		flags []cli.Flag
-	}{{"gfortran|stdio", runtimeFlags()}, {"mpiio", libraryFlags(runtimes.MPIIO)}, {"hdf5", libraryFlags(runtimes.HDF5)}} {
+	}{{"gfortran|stdio", runtimeFlags()}, {"mpiio", libraryFlags(libcheck.MPIIO)}, {"hdf5", libraryFlags(libcheck.HDF5)}} {
 		fmt.Fprintf(&b, "\n## `iobench runtime %s`\n\n| flag | default | meaning |\n|---|---|---|\n", cmd.name)
 		for _, f := range cmd.flags {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", flagCell(f), defaultCell(f), mdEscape(f.(cli.DocGenerationFlag).GetUsage()))

@@ -22,11 +22,12 @@ import (
 	"github.com/iobench/iobench/hostinfo"
 	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/mpi/mpiio"
 	"github.com/iobench/iobench/profile"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // sweepJob is one sweep from flags to report.
@@ -41,7 +42,7 @@ type sweepJob struct {
 	stdout         io.Writer
 	stderr         io.Writer
 	progress       progress.Mode
-	etaError       *report.ETAError // how far the live time left was off
+	etaError       *record.ETAError // how far the live time left was off
 	dryRun         bool
 	profile        string
 	profileWhy     string
@@ -168,7 +169,7 @@ func (j *sweepJob) applyProfile(o *sweepOpts, info fsinfo.Info) error {
 // sizes the verdict judges defaults at, so that adaptive rounds give it
 // the runs its verdict needs, as they give libgfortran's.
 func stdioReference(refs []int64, info fsinfo.Info) []int64 {
-	b := runtimes.DefaultBuffer(runtimes.Stdio, info.IOBlockSize)
+	b := libcheck.DefaultBuffer(libcheck.Stdio, info.IOBlockSize)
 	if slices.Contains(refs, b) {
 		return refs
 	}

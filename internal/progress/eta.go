@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/record"
-	"github.com/iobench/iobench/report"
 )
 
 // forecast predicts when the timed runs end from how long the runs took:
@@ -242,7 +241,7 @@ func (l *etaLog) note(at, end time.Time) { l.points = append(l.points, etaPoint{
 // errors are how far the time left shown was from the truth, at a
 // quarter, half and three quarters of the timed runs from start to
 // finish; nil without estimates from before each of those times.
-func (l *etaLog) errors(start, finish time.Time) *report.ETAError {
+func (l *etaLog) errors(start, finish time.Time) *record.ETAError {
 	total := finish.Sub(start)
 	if len(l.points) == 0 || total <= 0 {
 		return nil
@@ -260,7 +259,7 @@ func (l *etaLog) errors(start, finish time.Time) *report.ETAError {
 		}
 		return last.end.Sub(t).Seconds()/finish.Sub(t).Seconds() - 1, true
 	}
-	e := &report.ETAError{TimedSeconds: total.Seconds()}
+	e := &record.ETAError{TimedSeconds: total.Seconds()}
 	var ok [3]bool
 	e.AtQuarter, ok[0] = at(0.25)
 	e.AtHalf, ok[1] = at(0.5)

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/iobench/iobench/record"
-	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/units"
 )
 
@@ -420,7 +419,7 @@ func (o *Live) Stop() {
 }
 
 // etaErrors is how far the time left shown was off, for the report.
-func (o *Live) ETAErrors() *report.ETAError {
+func (o *Live) ETAErrors() *record.ETAError {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.eta.errors(o.fc.start, o.fc.lastEnd)

@@ -14,15 +14,15 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/verdict"
 )
 
 // runtimeName is the library a runtime's figures are of.
-func runtimeName(rt runtimes.Runtime) string {
-	if rt == runtimes.Gfortran {
+func runtimeName(rt libcheck.Runtime) string {
+	if rt == libcheck.Gfortran {
 		return "libgfortran"
 	}
 	return "C stdio"
@@ -146,12 +146,12 @@ func runtimeBudgetWords(seconds float64) string {
 	if seconds > 0 {
 		return budgetWords(report.Config{TimeBudget: seconds})
 	}
-	return fmt.Sprintf("a time budget of %d x the first round", runtimes.DefaultBudgetRounds)
+	return fmt.Sprintf("a time budget of %d x the first round", libcheck.DefaultBudgetRounds)
 }
 
 // RuntimeAdaptiveLine says what a runtime's adaptive rounds did and why
 // they stopped, in the words of the sweep's AdaptiveLine.
-func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
+func RuntimeAdaptiveLine(a *libcheck.Adaptive) string {
 	var per []string // runs of equal rounds, as "6 (x61)"
 	for i := 0; i < len(a.CasesPerRound); {
 		n, k := a.CasesPerRound[i], 1
@@ -168,7 +168,7 @@ func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
 	line := adaptiveLine(&record.Adaptive{Rounds: a.Rounds, FirstRoundSeconds: a.FirstRoundSeconds, BudgetSeconds: a.BudgetSeconds,
 		BudgetFromFlag: a.BudgetFromFlag, SpentSeconds: a.SpentSeconds, Stop: a.Stop, NextRoundSeconds: a.NextRoundSeconds},
 		adaptiveWords{what: strings.Join(per, ", ") + " cases", established: "every recommended case is decided",
-			interrupted: "the rounds were interrupted", budgetRounds: runtimes.DefaultBudgetRounds, secs: tenths})
+			interrupted: "the rounds were interrupted", budgetRounds: libcheck.DefaultBudgetRounds, secs: tenths})
 	var open []string
 	for _, u := range a.Undecided {
 		var what []string
@@ -186,7 +186,7 @@ func RuntimeAdaptiveLine(a *runtimes.Adaptive) string {
 	return line
 }
 
-func sweepLine(sw *runtimes.Sweep) string {
+func sweepLine(sw *libcheck.Sweep) string {
 	if sw.KneeBytes == 0 {
 		return fmt.Sprintf("%s, %d sizes; no knee", sw.Source, len(sw.Points))
 	}
@@ -226,7 +226,7 @@ func runtimeTable(r *report.RuntimeReport, sep, end string) []string {
 		smib, sgain, agree := "-", "-", "-"
 		if sp := c.Sweep; sp != nil {
 			smib = fmt.Sprintf("%.1f", sp.MiBPerSec)
-			if sp.From != runtimes.FromMeasured {
+			if sp.From != libcheck.FromMeasured {
 				smib += " ~"
 			}
 			if !c.Default {
@@ -241,13 +241,13 @@ func runtimeTable(r *report.RuntimeReport, sep, end string) []string {
 	return lines
 }
 
-func agreementWord(sp *runtimes.SweepPrediction) string {
+func agreementWord(sp *libcheck.SweepPrediction) string {
 	switch sp.Agreement {
-	case runtimes.AgreeInterval:
+	case libcheck.AgreeInterval:
 		return "agree"
-	case runtimes.AgreeClose:
+	case libcheck.AgreeClose:
 		return fmt.Sprintf("agree (%+.0f%%)", 100*sp.DiffersBy)
-	case runtimes.Differ:
+	case libcheck.Differ:
 		return fmt.Sprintf("differ (%+.0f%%)", 100*sp.DiffersBy)
 	}
 	return "-"
@@ -258,7 +258,7 @@ func (p *printer) runtimeNotes(r *report.RuntimeReport, bullet string) {
 	p.F("\n%sMeasured through %s: MiB/s (median of the runs, %s interval), calls and B/call (write(2) calls the writer counted in /proc/self/io), gain (over the default buffer, same layout and byte order).\n",
 		bullet, name, confidenceWord(r.Summary.Cases))
 	p.F("%sInferred from write(2): predicted (calls from %s's buffering rule), write(2) MiB/s (the sweep at the call size the rule gives; ~ read between or beyond the sizes it ran), write(2) gain (the same for the default's calls). Agreement: the predicted gain lies in the measured interval, or within %.0f%% of the measured gain.\n",
-		bullet, name, 100*runtimes.AgreeTolerance)
+		bullet, name, 100*libcheck.AgreeTolerance)
 	switch {
 	case len(r.Summary.Cases) == 0:
 	case r.Summary.CallsAsPredicted:
@@ -286,7 +286,7 @@ func (p *printer) endLines(r *report.RuntimeReport, bullet string) {
 	}
 }
 
-func confidenceWord(cases []runtimes.CaseSummary) string {
+func confidenceWord(cases []libcheck.CaseSummary) string {
 	lo := 1.0
 	for _, c := range cases {
 		lo = min(lo, c.CIConfidence)
@@ -300,11 +300,11 @@ func confidenceWord(cases []runtimes.CaseSummary) string {
 // ruleText is the buffer one case needs and the buffering rule that says
 // so, with how the write(2) sweep's prediction held; what to do about it
 // is the verdict's.
-func ruleText(a runtimes.Advice, def int64) string {
+func ruleText(a libcheck.Advice, def int64) string {
 	switch a.Verdict {
-	case runtimes.VerdictAny:
+	case libcheck.VerdictAny:
 		return "any buffer: " + a.Rule
-	case runtimes.VerdictNoKnee:
+	case libcheck.VerdictNoKnee:
 		return "no advice: " + a.Rule
 	}
 	s := fmt.Sprintf("a buffer of %s: %s", sizeName(a.BufferBytes), a.Rule)
@@ -317,12 +317,12 @@ func ruleText(a runtimes.Advice, def int64) string {
 	return s
 }
 
-func agreementSentence(sp *runtimes.SweepPrediction) string {
+func agreementSentence(sp *libcheck.SweepPrediction) string {
 	switch sp.Agreement {
-	case runtimes.AgreeInterval:
+	case libcheck.AgreeInterval:
 		return "they agree (within the measured interval)"
-	case runtimes.AgreeClose:
-		return fmt.Sprintf("they agree within %.0f%% (%+.0f%%)", 100*runtimes.AgreeTolerance, 100*sp.DiffersBy)
+	case libcheck.AgreeClose:
+		return fmt.Sprintf("they agree within %.0f%% (%+.0f%%)", 100*libcheck.AgreeTolerance, 100*sp.DiffersBy)
 	}
 	dir := "above"
 	if sp.DiffersBy < 0 {
@@ -345,7 +345,7 @@ func emptyLists(r *report.RuntimeReport) {
 		r.Warnings = []string{}
 	}
 	if r.Samples == nil {
-		r.Samples = []runtimes.Sample{}
+		r.Samples = []libcheck.Sample{}
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // LibraryReporter writes a library runtime report (mpiio, hdf5) in one
@@ -20,7 +20,7 @@ type LibraryReporter func(w io.Writer, r *report.LibraryReport) error
 
 // libraryTitle is the library a report's figures are of.
 func libraryTitle(r *report.LibraryReport) string {
-	name := map[runtimes.Runtime]string{runtimes.MPIIO: "MPI-IO", runtimes.HDF5: "HDF5"}[r.Runtime]
+	name := map[libcheck.Runtime]string{libcheck.MPIIO: "MPI-IO", libcheck.HDF5: "HDF5"}[r.Runtime]
 	if v := r.Library.Version; v != "" {
 		name += " (" + v + ")"
 	}
@@ -63,7 +63,7 @@ func LibraryJSON(w io.Writer, r *report.LibraryReport) error {
 
 // ranStrided: the MPI-IO check ran strided (and packed) memory.
 func ranStrided(r *report.LibraryReport) bool {
-	return slices.ContainsFunc(r.Summary.Cases, func(c runtimes.CaseSummary) bool { return c.Memory != runtimes.MemoryContiguous })
+	return slices.ContainsFunc(r.Summary.Cases, func(c libcheck.CaseSummary) bool { return c.Memory != libcheck.MemoryContiguous })
 }
 
 // windowSource says what memory the window source of an MPI-IO check
@@ -81,14 +81,14 @@ func windowSource(r *report.LibraryReport) string {
 func (p *printer) libraryHeader(r *report.LibraryReport, bullet string) {
 	c, lp := r.Config, r.Library
 	p.writerLines(&r.RuntimeReport, bullet)
-	if r.Runtime == runtimes.MPIIO {
+	if r.Runtime == libcheck.MPIIO {
 		strided := ""
 		if ranStrided(r) {
 			strided = fmt.Sprintf("; strided memory: every %s %s (MPI_Type_vector)", ordinal(lp.Stride), lp.Type)
 		}
 		p.F("%sdata:       %s per rank on %d ranks (%d node(s)), in MPI-IO calls of %s%s\n", bullet,
 			humanize.IBytes(uint64(c.TotalBytes)), lp.Ranks, lp.Hosts, sizeName(lp.CallBytes), strided)
-		if lp.Source == runtimes.SourceWindow {
+		if lp.Source == libcheck.SourceWindow {
 			p.F("%ssource:     %s\n", bullet, windowSource(r))
 		}
 		if lp.Launch != "" {
@@ -145,7 +145,7 @@ func libraryTable(r *report.LibraryReport, sep, end string) []string {
 
 // predictedCell is the rule's calls: the data's, plus the library's own
 // (a range where they vary); ! when a run made others.
-func predictedCell(c runtimes.CaseSummary) string {
+func predictedCell(c libcheck.CaseSummary) string {
 	if c.NoRule != "" {
 		return "?"
 	}
@@ -163,7 +163,7 @@ func predictedCell(c runtimes.CaseSummary) string {
 }
 
 // ruleID is the rule's short name: "R5", "O3", "H1".
-func ruleID(c runtimes.CaseSummary) string {
+func ruleID(c libcheck.CaseSummary) string {
 	id, _, _ := strings.Cut(c.Rule, " ")
 	if id == "" {
 		return "-"
@@ -173,7 +173,7 @@ func ruleID(c runtimes.CaseSummary) string {
 
 func (p *printer) libraryNotes(r *report.LibraryReport, bullet string) {
 	rate, calls, own := "", "", "HDF5's metadata"
-	if r.Runtime == runtimes.MPIIO {
+	if r.Runtime == libcheck.MPIIO {
 		rate, calls, own = "; all ranks' bytes over the time from the first rank's open to the last rank's close", ", summed over ranks", "OMPIO's at open, a range where ranks race"
 	}
 	p.F("\n%sMeasured through %s: MiB/s (median of the runs, %s interval%s), calls and B/call (write(2) calls the writer counted in /proc/self/io%s), gain (over the case's default).\n",
@@ -216,7 +216,7 @@ func (p *printer) callsVerdict(r *report.LibraryReport, bullet string) {
 	}
 }
 
-func overheadWords(o *runtimes.CallRange) string {
+func overheadWords(o *libcheck.CallRange) string {
 	if o == nil {
 		return "-"
 	}
@@ -227,7 +227,7 @@ func overheadWords(o *runtimes.CallRange) string {
 }
 
 // packLine says what gathering strided memory cost in one MPI-IO case.
-func packLine(pc runtimes.PackCost, lp report.LibraryConfig) string {
+func packLine(pc libcheck.PackCost, lp report.LibraryConfig) string {
 	mode := "independent"
 	if pc.Collective {
 		mode = "collective"
@@ -237,7 +237,7 @@ func packLine(pc runtimes.PackCost, lp report.LibraryConfig) string {
 		lib = fmt.Sprintf("%.2f GB/s a rank, %.0f%% of its write time", pc.LibraryGBps, 100*pc.LibraryShare)
 	}
 	cached := ""
-	if lp.Source == runtimes.SourceWindow {
+	if lp.Source == libcheck.SourceWindow {
 		cached = "; both gathered from the window, hot in the CPU cache, where a program's arrays are not"
 	}
 	return fmt.Sprintf("pack cost, %s %s %s, every %s %s at calls of %s: the library's %s (x%.1f the contiguous write's time); iobench's packer (a typed loop) %.2f GB/s, %.0f%% of its write time%s",
@@ -245,17 +245,17 @@ func packLine(pc runtimes.PackCost, lp report.LibraryConfig) string {
 }
 
 // adviceWord is what a library setting's measured gain says.
-func adviceWord(a runtimes.Advice) string {
+func adviceWord(a libcheck.Advice) string {
 	g := "no gain measured"
 	if a.Gain != nil {
 		g = fmt.Sprintf("x%.2f (%.2f-%.2f)", a.Gain.Ratio, a.Gain.Low, a.Gain.High)
 	}
 	switch {
-	case a.Verdict == runtimes.VerdictSet:
+	case a.Verdict == libcheck.VerdictSet:
 		return "set it: " + g + ", a real gain; " + a.Setting
 	case a.Gain != nil && a.Gain.Ratio < 1:
 		return "keep the default: it measured slower, " + g
-	case a.Verdict == runtimes.VerdictEnough:
+	case a.Verdict == libcheck.VerdictEnough:
 		return "the default does as well: " + g
 	}
 	return "undecided: " + g

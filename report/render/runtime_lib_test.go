@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // TestLibraryGolden renders every runtime format of the library reports
 // against testdata/library-<runtime>-<format>.golden (-update rewrites).
 func TestLibraryGolden(t *testing.T) {
-	for _, rt := range runtimes.Libraries() {
+	for _, rt := range libcheck.Libraries() {
 		rep := fixture.Library(rt)
 		for _, f := range Formats(report.CmdRuntime) {
 			if f.Library == nil {
@@ -33,14 +33,14 @@ func TestLibraryGolden(t *testing.T) {
 	}
 }
 
-func libraryGoldenName(rt runtimes.Runtime, format string) string {
+func libraryGoldenName(rt libcheck.Runtime, format string) string {
 	return "library-" + string(rt) + "-" + format
 }
 
 // libraryGoldenNames are the golden files TestLibraryGolden checks.
 func libraryGoldenNames() []string {
 	var out []string
-	for _, rt := range runtimes.Libraries() {
+	for _, rt := range libcheck.Libraries() {
 		for _, f := range Formats(report.CmdRuntime) {
 			out = append(out, libraryGoldenName(rt, f.Name))
 		}
@@ -51,7 +51,7 @@ func libraryGoldenNames() []string {
 // TestLibraryApplyMeasured: the library's own rows are marked measured
 // with their gain where it ran their values; the others say why not.
 func TestLibraryApplyMeasured(t *testing.T) {
-	rep := fixture.Library(runtimes.MPIIO)
+	rep := fixture.Library(libcheck.MPIIO)
 	var romio, hdf5 bool
 	for _, a := range rep.Apply {
 		switch {
@@ -72,10 +72,10 @@ func TestLibraryApplyMeasured(t *testing.T) {
 // did not (an interrupted run, or the plan's value another), the row
 // stays inferred and names what did run.
 func TestLibraryApplyAtItsValue(t *testing.T) {
-	align := func(edit func(*runtimes.CaseSummary)) func(*report.LibraryReport) {
+	align := func(edit func(*libcheck.CaseSummary)) func(*report.LibraryReport) {
 		return func(r *report.LibraryReport) {
 			for i, c := range r.Summary.Cases {
-				if c.Setting == runtimes.SettingAlignment {
+				if c.Setting == libcheck.SettingAlignment {
 					edit(&r.Summary.Cases[i])
 				}
 			}
@@ -88,14 +88,14 @@ func TestLibraryApplyAtItsValue(t *testing.T) {
 		words    string // in the note
 	}{
 		{"ran", nil, true, "Measured through HDF5"},
-		{"interrupted", align(func(c *runtimes.CaseSummary) { c.Runs, c.Gain = 0, nil }),
+		{"interrupted", align(func(c *libcheck.CaseSummary) { c.Runs, c.Gain = 0, nil }),
 			false, "Not measured through HDF5: inferred from the write(2) sweep, which measured calls of 256 KiB reaching the plateau; through HDF5 itself (iobench runtime) H5Pset_alignment did not run"},
 		{"the plan's value another", func(r *report.LibraryReport) {
-			align(func(c *runtimes.CaseSummary) { c.BufferBytes = 512 << 10 })(r)
-			r.Library.Recommended[runtimes.SettingAlignment] = 512 << 10
+			align(func(c *libcheck.CaseSummary) { c.BufferBytes = 512 << 10 })(r)
+			r.Library.Recommended[libcheck.SettingAlignment] = 512 << 10
 		}, false, "through HDF5 itself (iobench runtime) H5Pset_alignment ran at 512 KiB"},
 	} {
-		rep := fixture.Library(runtimes.HDF5)
+		rep := fixture.Library(libcheck.HDF5)
 		if tt.edit != nil {
 			tt.edit(rep)
 			rep.SetApply()
@@ -118,9 +118,9 @@ func TestLibraryApplyAtItsValue(t *testing.T) {
 // from the window says so.
 func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 	contiguous := func(r *report.LibraryReport) {
-		var kept []runtimes.CaseSummary
+		var kept []libcheck.CaseSummary
 		for _, c := range r.Summary.Cases {
-			if c.Memory == runtimes.MemoryContiguous {
+			if c.Memory == libcheck.MemoryContiguous {
 				kept = append(kept, c)
 			}
 		}
@@ -131,11 +131,11 @@ func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 		edit         func(*report.LibraryReport)
 		want         string
 	}{
-		{"array", runtimes.SourceArray, nil, ""},
-		{"window", runtimes.SourceWindow, nil, "source:     a window of one call's data per rank (1 MiB; 2 MiB in the strided and packed cases), written again by every call"},
-		{"window contiguous", runtimes.SourceWindow, contiguous, "source:     a window of one call's data per rank (1 MiB), written again by every call"},
+		{"array", libcheck.SourceArray, nil, ""},
+		{"window", libcheck.SourceWindow, nil, "source:     a window of one call's data per rank (1 MiB; 2 MiB in the strided and packed cases), written again by every call"},
+		{"window contiguous", libcheck.SourceWindow, contiguous, "source:     a window of one call's data per rank (1 MiB), written again by every call"},
 	} {
-		rep := fixture.Library(runtimes.MPIIO)
+		rep := fixture.Library(libcheck.MPIIO)
 		rep.Library.Source = tt.source
 		if tt.edit != nil {
 			tt.edit(rep)
@@ -153,7 +153,7 @@ func TestLibraryHeaderNamesTheWindowSource(t *testing.T) {
 		if ok := len(got) == 0 && tt.want == "" || len(got) == 1 && tt.want != "" && strings.HasPrefix(got[0], tt.want); !ok {
 			t.Errorf("%s: source lines %q, want one starting %q (none if empty)", tt.name, got, tt.want)
 		}
-		if cached, window := strings.Contains(b.String(), "gathered from the window, hot in the CPU cache"), tt.source == runtimes.SourceWindow && tt.edit == nil; cached != window {
+		if cached, window := strings.Contains(b.String(), "gathered from the window, hot in the CPU cache"), tt.source == libcheck.SourceWindow && tt.edit == nil; cached != window {
 			t.Errorf("%s: the pack cost says it came from the cached window: %v, want %v", tt.name, cached, window)
 		}
 		if named, ran := strings.Contains(b.String(), "strided memory: every 2nd int32"), tt.edit == nil; named != ran {

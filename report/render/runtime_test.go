@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
-	"github.com/iobench/iobench/runtimes"
 )
 
 // The runtime report ends with the how-to-apply block, marked measured
@@ -80,9 +80,9 @@ func TestRuntimeCSVAndJSONParse(t *testing.T) {
 func TestRuntimeAdaptiveReport(t *testing.T) {
 	r := fixture.Runtime()
 	r.Config.RepeatAuto = true
-	r.Adaptive = &runtimes.Adaptive{Rounds: 8, CasesPerRound: []int{20, 20, 20, 6, 6, 6, 6, 4}, FirstRoundSeconds: 12.2, BudgetSeconds: 61,
+	r.Adaptive = &libcheck.Adaptive{Rounds: 8, CasesPerRound: []int{20, 20, 20, 6, 6, 6, 6, 4}, FirstRoundSeconds: 12.2, BudgetSeconds: 61,
 		SpentSeconds: 58.4, Stop: record.StopBudget, NextRoundSeconds: 4.1,
-		Undecided: []runtimes.UndecidedCase{{Case: runtimes.Case{Layout: runtimes.LayoutRecords, Convert: "big-endian", BufferBytes: 256 << 10}, Gain: true}}}
+		Undecided: []libcheck.UndecidedCase{{Case: libcheck.Case{Layout: libcheck.LayoutRecords, Convert: "big-endian", BufferBytes: 256 << 10}, Gain: true}}}
 	var text bytes.Buffer
 	if err := RuntimeText(&text, r); err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestRuntimeAdaptiveReport(t *testing.T) {
 	}
 	var doc struct {
 		Config   report.RuntimeConfig `json:"config"`
-		Adaptive runtimes.Adaptive    `json:"adaptive"`
+		Adaptive libcheck.Adaptive    `json:"adaptive"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !doc.Config.RepeatAuto || doc.Adaptive.Stop != record.StopEstablished || doc.Adaptive.Rounds != 8 {
 		t.Errorf("JSON: %v; config %+v, adaptive %+v", err, doc.Config, doc.Adaptive)

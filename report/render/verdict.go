@@ -7,9 +7,9 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
-	"github.com/iobench/iobench/runtimes"
 	"github.com/iobench/iobench/units"
 	"github.com/iobench/iobench/verdict"
 )
@@ -327,7 +327,7 @@ func runtimeVerdictLines(r *report.RuntimeReport) []string {
 }
 
 // sweepFraction is the knee fraction of a runtime check's sweep.
-func sweepFraction(sw *runtimes.Sweep) float64 {
+func sweepFraction(sw *libcheck.Sweep) float64 {
 	if sw == nil || sw.Fraction <= 0 || sw.Fraction > 1 {
 		return knee.DefaultFraction
 	}

@@ -1,4 +1,4 @@
-package runtimes
+package libcheck
 
 import (
 	"fmt"
@@ -93,7 +93,7 @@ func (p Plan) defaultOf(c Case) Case {
 	return Case{}
 }
 
-// totalBytes is the data of one run: for MPI-IO, every rank's.
+// TotalBytes is the data of one run: for MPI-IO, every rank's.
 func (p Plan) totalBytes(rt Runtime) int64 {
 	if rt == MPIIO {
 		return p.Bytes() * int64(max(1, p.Library.Ranks))

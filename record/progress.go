@@ -1,4 +1,4 @@
-package report
+package record
 
 // ETAError is how far the time left that the progress display showed
 // was from the time the timed runs really took, at a quarter, half and

@@ -1,7 +1,6 @@
-package runtimes
+package libcheck
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -10,7 +9,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 )
 
 // Layout is how a writer hands its data to the runtime.
@@ -103,7 +102,7 @@ type Plan struct {
 	Library  LibraryPlan
 	Rounds   int
 	// Auto runs adaptive rounds, and Rounds is ignored (see Adaptive): at
-	// least iobench.MinAutoRounds of every case, then the undecided
+	// least record.MinAutoRounds of every case, then the undecided
 	// recommended cases with their defaults, within TimeBudget (0:
 	// DefaultBudgetRounds x the first round).
 	Auto       bool
@@ -111,10 +110,10 @@ type Plan struct {
 	// Sweep is the write(2) sweep the gains are held against, which Auto
 	// needs to tell whether an agreement is decided; nil: none.
 	Sweep  *Sweep
-	Seed   uint64           // shuffle seed
-	Fsync  bool             // fsync before close, inside the timing
-	Sync   iobench.SyncMode // flush before each run, untimed
-	Warmup bool             // one untimed run before the first
+	Seed   uint64          // shuffle seed
+	Fsync  bool            // fsync before close, inside the timing
+	Sync   record.SyncMode // flush before each run, untimed
+	Warmup bool            // one untimed run before the first
 }
 
 // Validate checks the plan; errors name the Plan field.
@@ -179,18 +178,18 @@ func (p Plan) Cases() []Case {
 // case once in an order shuffled from Seed with iobench's plan generator.
 // An adaptive plan's first rounds are the same.
 func (p Plan) Steps() []Step {
-	rng := p.rand()
+	rng := p.Rand()
 	var steps []Step
 	for round := 1; round <= p.Rounds; round++ {
-		steps = append(steps, roundSteps(rng, round, p.Cases(), len(steps))...)
+		steps = append(steps, RoundSteps(rng, round, p.Cases(), len(steps))...)
 	}
 	return steps
 }
 
-func (p Plan) rand() *rand.Rand { return iobench.PlanRand(iobench.Config{Seed: p.Seed}) }
+func (p Plan) Rand() *rand.Rand { return record.ShuffleRand(p.Seed) }
 
-// roundSteps is one round of cases, shuffled, numbered after done steps.
-func roundSteps(rng *rand.Rand, round int, cases []Case, done int) []Step {
+// RoundSteps is one round of cases, shuffled, numbered after done steps.
+func RoundSteps(rng *rand.Rand, round int, cases []Case, done int) []Step {
 	order := slices.Clone(cases)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	steps := make([]Step, len(order))
@@ -206,8 +205,8 @@ func (p Plan) DataFile(rt Runtime, seq int) string {
 	return filepath.Join(p.Dir, FileName(p.Prefix, rt, seq))
 }
 
-// job is the writer's job for step s: the default case sets no buffer.
-func (p Plan) job(c Case, seq int, rt Runtime) Job {
+// JobFor is the writer's job for step s: the default case sets no buffer.
+func (p Plan) JobFor(c Case, seq int, rt Runtime) Job {
 	j := Job{Dir: p.Dir, Name: FileName(p.Prefix, rt, seq), Elements: p.Elements, BufferBytes: c.BufferBytes, Convert: c.order(), Fsync: p.Fsync}
 	if c.Default {
 		j.BufferBytes = 0
@@ -254,148 +253,27 @@ func (s Sample) MiBPerSec() float64 {
 	if s.Nanos <= 0 {
 		return 0
 	}
-	return float64(s.Bytes) / (float64(s.Nanos) / 1e9) / iobench.MiB
+	return float64(s.Bytes) / (float64(s.Nanos) / 1e9) / record.MiB
 }
 
-// Observer hears about a plan as it runs, from the goroutine that called
-// Measure. total is the steps planned so far: all of a fixed plan; for an
-// adaptive one the rounds announced, and up to iobench.MinAutoRounds
-// rounds of every case.
-type Observer interface {
-	WarmupStarted(c Case)
-	// RoundPlanned announces a round's steps before the first of them;
-	// adaptive rounds are planned each after the one before.
-	RoundPlanned(round int, steps []Step)
-	StepStarted(s Step, total int)
-	StepFinished(s Sample, total int)
-}
-
-// Result is what a plan measured, kept when it fails part way.
-type Result struct {
-	Samples    []Sample
-	WarmupRan  bool
-	Incomplete bool
-	// Adaptive is what the adaptive rounds did; nil for a fixed plan.
-	Adaptive *Adaptive
-}
-
-// Measure runs the plan's steps with w, one writer process at a time,
-// each on a new data file that Run removes on every path, round by round
-// (adaptive rounds for p.Auto). It stops at the first error or when ctx
-// is cancelled, and then returns the samples so far with Incomplete set.
-// obs may be nil.
-func (w *Writer) Measure(ctx context.Context, p Plan, obs Observer) (*Result, error) {
-	res := &Result{}
-	if err := p.Validate(); err != nil {
-		return res, err
-	}
-	fs := iobench.OSFS{Dir: p.Dir}
-	rng, cases := p.rand(), p.Cases()
-	steps := roundSteps(rng, 1, cases, 0)
-	if p.Warmup {
-		if obs != nil {
-			obs.WarmupStarted(steps[0].Case)
-		}
-		if err := w.warmup(ctx, p, steps[0].Case, fs); err != nil {
-			res.Incomplete = true
-			return res, interrupted(ctx, err)
-		}
-		res.WarmupRan = true
-	}
-	var auto *autoRounds
+// FixedRounds are the rounds of every case: Rounds, or the first
+// record.MinAutoRounds of adaptive rounds.
+func (p Plan) FixedRounds() int {
 	if p.Auto {
-		auto = newAutoRounds(w.rt, p, time.Now())
-		defer func() { res.Adaptive = &auto.log }()
-	}
-	for round := 1; len(steps) > 0; round++ {
-		if obs != nil {
-			obs.RoundPlanned(round, steps)
-		}
-		total := len(res.Samples) + len(steps) + max(0, p.fixedRounds()-round)*len(cases)
-		for _, s := range steps {
-			if err := w.step(ctx, p, s, fs, obs, total, res); err != nil {
-				res.Incomplete = true
-				return res, interrupted(ctx, err)
-			}
-		}
-		next := p.nextRound(auto, res.Samples, round, len(steps))
-		steps = roundSteps(rng, round+1, next, len(res.Samples))
-	}
-	return res, nil
-}
-
-// fixedRounds are the rounds of every case: Rounds, or the first
-// iobench.MinAutoRounds of adaptive rounds.
-func (p Plan) fixedRounds() int {
-	if p.Auto {
-		return iobench.MinAutoRounds
+		return record.MinAutoRounds
 	}
 	return p.Rounds
 }
 
-// nextRound is the cases of the round after round, which ran ran steps:
+// NextRound is the cases of the round after round, which ran ran steps:
 // every case until Rounds for a fixed plan, else what the adaptive rounds
 // choose; none stops.
-func (p Plan) nextRound(auto *autoRounds, samples []Sample, round, ran int) []Case {
+func (p Plan) NextRound(auto *AutoRounds, samples []Sample, round, ran int) []Case {
 	if auto != nil {
-		return auto.next(samples, round, ran, time.Now())
+		return auto.Next(samples, round, ran, time.Now())
 	}
 	if round < p.Rounds {
 		return p.Cases()
 	}
 	return nil
-}
-
-// interrupted is err, or for a cancelled ctx iobench.ErrInterrupted with
-// the cause, as the write(2) sweep reports it.
-func interrupted(ctx context.Context, err error) error {
-	if ctx.Err() == nil {
-		return err
-	}
-	var left *iobench.LeftFilesError
-	if errors.As(err, &left) {
-		return fmt.Errorf("%w: %w; %w", iobench.ErrInterrupted, context.Cause(ctx), left)
-	}
-	return fmt.Errorf("%w: %w", iobench.ErrInterrupted, context.Cause(ctx))
-}
-
-// warmup is one untimed run of c, seq 0.
-func (w *Writer) warmup(ctx context.Context, p Plan, c Case, fs iobench.FS) error {
-	if err := flush(ctx, fs, p.Sync); err != nil {
-		return err
-	}
-	_, err := w.Run(ctx, p.job(c, 0, w.rt))
-	return err
-}
-
-func (w *Writer) step(ctx context.Context, p Plan, s Step, fs iobench.FS, obs Observer, total int, res *Result) error {
-	if err := flush(ctx, fs, p.Sync); err != nil {
-		return err
-	}
-	if obs != nil {
-		obs.StepStarted(s, total)
-	}
-	m, err := w.Run(ctx, p.job(s.Case, s.Seq, w.rt))
-	if err != nil {
-		return err
-	}
-	sm := Sample{Step: s, Nanos: m.Nanos, Bytes: m.Bytes, WriteCalls: m.WriteCalls, WrittenBytes: m.WrittenBytes, RuntimeConvert: m.RuntimeConvert,
-		OverheadCalls: m.OverheadCalls, PackNanos: m.PackNanos, SlowestNanos: m.SlowestNanos, RankCalls: m.RankCalls}
-	res.Samples = append(res.Samples, sm)
-	if obs != nil {
-		obs.StepFinished(sm, total)
-	}
-	return nil
-}
-
-// flush syncs the file system before a run, outside the timing, as the
-// write(2) sweep does; a cancelled ctx stops before it.
-func flush(ctx context.Context, fs iobench.FS, mode iobench.SyncMode) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if mode == "" || mode == iobench.SyncNone {
-		return nil
-	}
-	return fs.Sync(mode)
 }

@@ -1,10 +1,9 @@
-package runtimes
+package libcheck
 
 import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/iobench/iobench/advice"
@@ -62,8 +61,8 @@ const (
 	SourceWindow = "window"
 )
 
-// source is lp.Source as the writer takes it.
-func (lp LibraryPlan) source() string {
+// DataSource is lp.Source as the writer takes it.
+func (lp LibraryPlan) DataSource() string {
 	if lp.Source == "" {
 		return SourceArray
 	}
@@ -98,48 +97,6 @@ func (lp LibraryPlan) elemBytes() int64 {
 	return int64(t.Size())
 }
 
-// libraryArgs are the writer's arguments for job j on path.
-func (j Job) libraryArgs(rt Runtime, path string) []string {
-	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
-	c, lp := j.Case, j.Library
-	if rt == HDF5 {
-		chunk, tconv, align, sieve := int64(0), int64(0), int64(0), int64(0)
-		if c.Storage == StorageChunked {
-			chunk = lp.ChunkBytes
-		}
-		switch c.Setting {
-		case SettingTconv:
-			tconv = c.BufferBytes
-		case SettingAlignment:
-			align = c.BufferBytes
-		case SettingSieve:
-			sieve = c.BufferBytes
-		}
-		return []string{path, i64(j.Elements), i64(j.RecordBytes), i64(chunk), flag(c.Swap()), i64(tconv), i64(align), i64(sieve), flag(j.Fsync)}
-	}
-	mode := "independent"
-	if c.Collective {
-		mode = "collective"
-	}
-	return []string{strings.TrimSuffix(path, ".dat"), i64(j.Bytes()), i64(lp.CallBytes), string(c.Layout), mode, c.Memory,
-		lp.Type, strconv.Itoa(lp.Stride), flag(j.Fsync), hintList(c), lp.source()}
-}
-
-// hintList is the case's MPI_Info hints as the writer takes them.
-func hintList(c Case) string {
-	var hints []string
-	if c.Switch != "" {
-		hints = append(hints, c.Switch)
-	}
-	if c.Setting == SettingCBBuffer || c.Setting == SettingIndWrBuffer {
-		hints = append(hints, fmt.Sprintf("%s=%d", c.Setting, c.BufferBytes))
-	}
-	if len(hints) == 0 {
-		return "-"
-	}
-	return strings.Join(hints, ",")
-}
-
 // librarySettings are the environment variables of an MPI-IO case: the
 // component, and the aggregation buffer when the case sets it.
 func librarySettings(j Job) []string {
@@ -150,10 +107,10 @@ func librarySettings(j Job) []string {
 	return s
 }
 
-// mpiUnset are the variables a user's environment may hold that would
+// MPIUnset are the variables a user's environment may hold that would
 // change an MPI-IO case behind its back: every io MCA parameter and
 // ROMIO's hints file.
-func mpiUnset(env []string) []string {
+func MPIUnset(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
@@ -180,8 +137,8 @@ func (j Job) DataFiles(rt Runtime) []string {
 	return out
 }
 
-// totalBytes is the data all of the job's writer ranks write.
-func (j Job) totalBytes(rt Runtime) int64 {
+// TotalBytes is the data all of the job's writer ranks write.
+func (j Job) TotalBytes(rt Runtime) int64 {
 	if rt == MPIIO {
 		return j.Bytes() * int64(max(1, j.Library.Ranks))
 	}
@@ -206,7 +163,7 @@ func (j Job) validateLibrary(rt Runtime) error {
 		return fmt.Errorf("job: MPI-IO memory %q", c.Memory)
 	case lp.Ranks < 1 || lp.Stride < 1 || lp.elemBytes() == 0:
 		return fmt.Errorf("job: %d ranks, stride %d, type %q", lp.Ranks, lp.Stride, lp.Type)
-	case lp.source() != SourceArray && lp.source() != SourceWindow:
+	case lp.DataSource() != SourceArray && lp.DataSource() != SourceWindow:
 		return fmt.Errorf("job: MPI-IO source %q", lp.Source)
 	case lp.CallBytes < 1 || lp.CallBytes > 1<<30 || lp.CallBytes%lp.elemBytes() != 0 || j.Bytes()%lp.elemBytes() != 0:
 		return fmt.Errorf("job: calls of %d bytes: want at most 1 GiB, whole %s elements", lp.CallBytes, lp.Type)

@@ -1,27 +1,27 @@
-package runtimes
+package libcheck
 
 import (
 	"slices"
 	"time"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
 
 // Adaptive rounds (Plan.Auto), the runtime's form of the sweep's
-// --repeat auto: the first iobench.MinAutoRounds rounds run every case;
+// --repeat auto: the first record.MinAutoRounds rounds run every case;
 // each later round runs only the cases that decide a recommendation and
 // are still undecided (Undecided), each with the default case of its
 // layout and byte order so that every gain stays paired in time. The
 // rounds stop when every recommended case is decided, after
-// iobench.MaxAutoRounds rounds, or before a round that would overrun the
+// record.MaxAutoRounds rounds, or before a round that would overrun the
 // time budget (Plan.TimeBudget, else DefaultBudgetRounds times the first
 // round). The budget governs only the rounds after the first
 // MinAutoRounds, as in the sweep.
 
 // DefaultBudgetRounds sets the default time budget: this many times the
 // first round's wall time, the first round included. The sweep's
-// iobench.DefaultBudgetRounds (3) would not do here: a sweep's rounds 2
+// record.DefaultBudgetRounds (3) would not do here: a sweep's rounds 2
 // and 3 run only the sizes near its knee, but the runtime's run every
 // case, so 3 rounds would spend all of it before one adaptive round could
 // run. DefaultRounds rounds' worth costs what the fixed default costs, and
@@ -29,9 +29,9 @@ import (
 const DefaultBudgetRounds = DefaultRounds
 
 // Adaptive is what adaptive rounds did, for the report: the sweep's
-// iobench.Adaptive, counted in cases. Stop is iobench.StopEstablished
-// (every recommended case is decided), iobench.StopBudget or
-// iobench.StopMaxRounds; empty when the rounds were interrupted.
+// record.Adaptive, counted in cases. Stop is record.StopEstablished
+// (every recommended case is decided), record.StopBudget or
+// record.StopMaxRounds; empty when the rounds were interrupted.
 type Adaptive struct {
 	Rounds            int     `json:"rounds"`              // rounds run
 	CasesPerRound     []int   `json:"cases_per_round"`     // cases each round ran
@@ -43,7 +43,7 @@ type Adaptive struct {
 	NextRoundSeconds  float64 `json:"next_round_seconds"` // predicted cost of the round not run (StopBudget)
 	// Undecided are the recommended cases still undecided at the last
 	// look, the ones a next round would run: none when Stop is
-	// iobench.StopEstablished.
+	// record.StopEstablished.
 	Undecided []UndecidedCase `json:"undecided"`
 }
 
@@ -59,62 +59,63 @@ type UndecidedCase struct {
 	Agreement bool `json:"agreement"`
 }
 
-// autoRounds plans adaptive rounds from what has been measured.
-type autoRounds struct {
+// AutoRounds plans adaptive rounds from what has been measured.
+type AutoRounds struct {
 	rt    Runtime
 	p     Plan
 	start time.Time
-	log   Adaptive
+	Log   Adaptive
 }
 
-func newAutoRounds(rt Runtime, p Plan, start time.Time) *autoRounds {
-	a := &autoRounds{rt: rt, p: p, start: start}
-	a.log.BudgetSeconds = p.TimeBudget.Seconds()
-	a.log.BudgetFromFlag = p.TimeBudget > 0
-	a.log.Undecided = []UndecidedCase{}
+// NewAutoRounds starts the adaptive rounds of plan p for rt at start.
+func NewAutoRounds(rt Runtime, p Plan, start time.Time) *AutoRounds {
+	a := &AutoRounds{rt: rt, p: p, start: start}
+	a.Log.BudgetSeconds = p.TimeBudget.Seconds()
+	a.Log.BudgetFromFlag = p.TimeBudget > 0
+	a.Log.Undecided = []UndecidedCase{}
 	return a
 }
 
-// next chooses the cases of round round+1 after round, which ran ran
+// Next chooses the cases of round round+1 after round, which ran ran
 // cases, has finished at now, from every sample so far; nil stops, with
 // the reason in the log.
-func (a *autoRounds) next(samples []Sample, round, ran int, now time.Time) []Case {
-	a.log.Rounds = round
-	a.log.CasesPerRound = append(a.log.CasesPerRound, ran)
+func (a *AutoRounds) Next(samples []Sample, round, ran int, now time.Time) []Case {
+	a.Log.Rounds = round
+	a.Log.CasesPerRound = append(a.Log.CasesPerRound, ran)
 	elapsed := now.Sub(a.start).Seconds()
-	a.log.SpentSeconds = elapsed
+	a.Log.SpentSeconds = elapsed
 	if round == 1 {
-		a.log.FirstRoundSeconds = elapsed
-		if !a.log.BudgetFromFlag {
-			a.log.BudgetSeconds = DefaultBudgetRounds * elapsed
+		a.Log.FirstRoundSeconds = elapsed
+		if !a.Log.BudgetFromFlag {
+			a.Log.BudgetSeconds = DefaultBudgetRounds * elapsed
 		}
 	}
-	if round < iobench.MinAutoRounds {
+	if round < record.MinAutoRounds {
 		return a.p.Cases()
 	}
-	a.log.Undecided = Undecided(a.rt, a.p, samples)
+	a.Log.Undecided = Undecided(a.rt, a.p, samples)
 	switch {
-	case len(a.log.Undecided) == 0:
-		return a.stop(iobench.StopEstablished)
-	case round >= iobench.MaxAutoRounds:
-		return a.stop(iobench.StopMaxRounds)
+	case len(a.Log.Undecided) == 0:
+		return a.stop(record.StopEstablished)
+	case round >= record.MaxAutoRounds:
+		return a.stop(record.StopMaxRounds)
 	}
-	want := a.withDefaults(a.log.Undecided)
-	if cost := a.predict(samples, want); elapsed+cost > a.log.BudgetSeconds {
-		a.log.NextRoundSeconds = cost
-		return a.stop(iobench.StopBudget)
+	want := a.withDefaults(a.Log.Undecided)
+	if cost := a.predict(samples, want); elapsed+cost > a.Log.BudgetSeconds {
+		a.Log.NextRoundSeconds = cost
+		return a.stop(record.StopBudget)
 	}
 	return want
 }
 
-func (a *autoRounds) stop(why string) []Case {
-	a.log.Stop = why
+func (a *AutoRounds) stop(why string) []Case {
+	a.Log.Stop = why
 	return nil
 }
 
 // withDefaults is the undecided cases and the default case of each one's
 // layout and byte order, in report order.
-func (a *autoRounds) withDefaults(und []UndecidedCase) []Case {
+func (a *AutoRounds) withDefaults(und []UndecidedCase) []Case {
 	return slices.DeleteFunc(a.p.Cases(), func(c Case) bool {
 		return !slices.ContainsFunc(und, func(u UndecidedCase) bool {
 			return u.Case == c || c.Default && u.Group() == c.Group()
@@ -126,7 +127,7 @@ func (a *autoRounds) withDefaults(und []UndecidedCase) []Case {
 // longest run so far (erring long, so the budget holds) plus the mean
 // overhead per run (flush, start of the writer, removal) that the elapsed
 // time shows beyond the timed runs, padded by predictMargin.
-func (a *autoRounds) predict(samples []Sample, cases []Case) float64 {
+func (a *AutoRounds) predict(samples []Sample, cases []Case) float64 {
 	var timed float64
 	longest := map[Case]float64{}
 	for _, s := range samples {
@@ -136,7 +137,7 @@ func (a *autoRounds) predict(samples []Sample, cases []Case) float64 {
 	}
 	overhead := 0.0
 	if n := len(samples); n > 0 {
-		overhead = max(0, a.log.SpentSeconds-timed) / float64(n)
+		overhead = max(0, a.Log.SpentSeconds-timed) / float64(n)
 	}
 	var cost float64
 	for _, c := range cases {
