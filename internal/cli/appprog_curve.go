@@ -114,7 +114,7 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 	fmt.Fprintf(r.stderr, "iobench: a quick curve in %s (%s): %d sizes, %s per run, flushing as the program did (%s), within %v\n",
 		dir, info.Type, len(cfg.Sizes), humanBytes(cfg.TotalBytes()), p.Flush, r.o.curveTime)
 	begin := time.Now()
-	qs := &sweepJob{cfg: cfg, env: r.e, stderr: r.stderr, progress: r.progressMode()}
+	qs := &sweepJob{cfg: cfg, fs: info, env: r.e, stderr: r.stderr, progress: r.progressMode()}
 	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: cfg.Record()}
 	prefix, err := iobench.UniquePrefix()
 	if err != nil {

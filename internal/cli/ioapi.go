@@ -134,7 +134,7 @@ func (a ioAPI) requested() []mpi.Hint {
 // itself, or MPI-IO on it. All ranks call it (the largest share is a
 // collective).
 func (j *sweepJob) dataFS(shared *iobench.Shared) (iobench.FS, error) {
-	osfs := iobench.OSFS{Dir: j.rep.FS.ResolvedDir, RawSyscalls: j.rep.FS.Local()}
+	osfs := iobench.OSFS{Dir: j.fs.ResolvedDir, RawSyscalls: j.fs.Local()}
 	if !j.io.mpiio {
 		return osfs, nil
 	}

@@ -396,7 +396,7 @@ func (j *runtimeJob) prediction(ctx context.Context, prefix string) (*libcheck.S
 		return sweepOf("the write(2) sweep in "+j.from, rep), nil
 	}
 	qs := j.sweep
-	qs.cfg.Dir = j.info.ResolvedDir
+	qs.cfg.Dir, qs.fs = j.info.ResolvedDir, j.info
 	qs.cfg.Sizes = quickSizes(j.buffers, j.plan.DefaultBuffer, qs.cfg.TotalBytes())
 	qs.cfg.Auto, qs.cfg.Repeat, qs.cfg.TimeBudget, qs.cfg.Order = false, quickSweepRounds, 0, iobench.Shuffled
 	if err := qs.cfg.Validate(); err != nil {

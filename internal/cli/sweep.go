@@ -38,6 +38,7 @@ type sweepJob struct {
 	reporter       render.Reporter
 	output         string
 	sizeFlag       map[string]string // --min or --max, by the size they gave (sweepOpts.sizeFlag)
+	fs             fsinfo.Info       // the directory's file system: the engine's, and the report's header
 	rep            *report.Report
 	stdout         io.Writer
 	stderr         io.Writer
@@ -112,6 +113,7 @@ func newSweepJob(c *cli.Context, e *env) (*sweepJob, error) {
 	if err := j.io.check(j.cfg, j.shared); err != nil {
 		return nil, err
 	}
+	j.fs = info
 	j.rep = &report.Report{Header: header(c, info)}
 	return j, nil
 }
@@ -365,7 +367,7 @@ func localRanks(getenv func(string) string) int {
 
 func (j *sweepJob) preflight() error {
 	mem := memoryPerRank(j.rep.Host, j.env.getenv)
-	err := inFlagWords(iobench.Preflight(j.cfg, j.rep.FS, mem))
+	err := inFlagWords(iobench.Preflight(j.cfg, j.fs, mem))
 	if err != nil && (j.rep.Host.CgroupLimitBytes > 0 || localRanks(j.env.getenv) > 1) {
 		err = fmt.Errorf("%w (%s)", err, memoryWords(j.rep.Host, j.env.getenv))
 	}
@@ -388,15 +390,15 @@ func (j *sweepJob) run(ctx context.Context) error {
 	j.rep.Config = j.cfg.Record()
 	j.rep.Config.Profile, j.rep.Config.ProfileWhy = j.profile, j.profileWhy
 	if j.dryRun {
-		return writeDryRun(j.stdout, j.cfg, j.rep.FS.ResolvedDir, j.profile, j.profileWhy)
+		return writeDryRun(j.stdout, j.cfg, j.fs.ResolvedDir, j.profile, j.profileWhy)
 	}
-	j.rep.ApplyFor, j.rep.Config.StripeSize = j.applyFor, lustreStripe(j.rep.FS, j.cfg.Dir)
+	j.rep.ApplyFor, j.rep.Config.StripeSize = j.applyFor, lustreStripe(j.fs, j.cfg.Dir)
 	fmt.Fprintf(j.stderr, "iobench: profile %s (%s)\n", j.profile, j.profileWhy)
 	if err := j.preflight(); err != nil {
 		return err
 	}
-	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.rep.FS.ResolvedDir))
-	j.rep.Warnings = append(iobench.RenderAll(iobench.Warnings(j.cfg, j.rep.FS, j.rep.Host.MemTotalBytes), flagWords), j.env.launcherWarnings()...)
+	fmt.Fprintf(j.stderr, "iobench: %s\n", planLine(j.cfg, j.fs.ResolvedDir))
+	j.rep.Warnings = append(iobench.RenderAll(iobench.Warnings(j.cfg, j.fs, j.rep.Host.MemTotalBytes), flagWords), j.env.launcherWarnings()...)
 	j.rep.Warnings = append(j.rep.Warnings, j.mpiWarnings()...)
 	if j.profileWarning != "" {
 		j.rep.Warnings = append(j.rep.Warnings, j.profileWarning)
