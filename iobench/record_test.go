@@ -1,0 +1,69 @@
+package iobench
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/iobench/iobench/convert"
+)
+
+// unreported are the plan's fields a report does not record, and why; a
+// new field of Config must reach Config.Record or be listed here.
+var unreported = map[string]string{
+	"Dir":            "the header's file system records where it ran",
+	"Force":          "skips a check, measures nothing differently",
+	"Keep":           "the report names the kept file (Report.KeptFile)",
+	"Ranks":          "the report's MPI block records the ranks",
+	"Writer":         "one writer's place; the report aggregates the writers",
+	"ReadShift":      "the report's MPI block records it (MPI.ReadShift)",
+	"ReferenceSizes": "where adaptive rounds spend runs; the samples show them",
+}
+
+// TestEverySettingIsRecorded: changing any field of the plan, alone,
+// changes the record a report keeps of it, unless it is listed as
+// unreported.
+func TestEverySettingIsRecorded(t *testing.T) {
+	base := DefaultConfig()
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		c := base
+		changeField(t, reflect.ValueOf(&c).Elem().Field(i), f)
+		diff := cmp.Diff(base.Record(), c.Record())
+		why, skip := unreported[f.Name]
+		switch {
+		case skip && diff != "":
+			t.Errorf("Config.%s is listed as unreported (%s), but the record changes with it", f.Name, why)
+		case !skip && diff == "":
+			t.Errorf("Config.%s changed, and its record did not: report it in Config.Record or list it in unreported", f.Name)
+		}
+	}
+}
+
+// changeField sets v, the field f of a default plan, to another value.
+func changeField(t *testing.T, v reflect.Value, f reflect.StructField) {
+	t.Helper()
+	switch {
+	case f.Type == reflect.TypeOf(time.Duration(0)):
+		v.SetInt(v.Int() + int64(3*time.Second))
+	case f.Type == reflect.TypeOf([]Variant(nil)):
+		v.Set(reflect.ValueOf([]Variant{{Name: "convert=big-endian", Type: convert.Float64, Convert: convert.BigEndian}}))
+	case f.Type.Kind() == reflect.Bool:
+		v.SetBool(!v.Bool())
+	case f.Type.Kind() == reflect.String:
+		v.SetString(v.String() + "x")
+	case f.Type.Kind() == reflect.Float64:
+		v.SetFloat(v.Float() + 0.25)
+	case v.CanInt():
+		v.SetInt(v.Int() + 1)
+	case v.CanUint():
+		v.SetUint(v.Uint() + 1)
+	case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Int64:
+		v.Set(reflect.Append(v, reflect.ValueOf(int64(1<<27))))
+	default:
+		t.Fatalf("Config.%s: no way to change a %v here; add one", f.Name, f.Type)
+	}
+}
