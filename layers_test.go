@@ -20,7 +20,9 @@ var layers = map[string]int{
 	// 0: leaves, no project imports
 	"units": 0, "convert": 0, "fsinfo": 0, "hostinfo": 0, "binary": 0, "program": 0, "preload": 0, "abtest": 0,
 	"mpi": 0, "workload/darshan": 0, "workload/strace": 0,
-	"internal/platform": 0, "internal/testenv": 0, "internal/testwait": 0, "internal/golden": 0, "internal/faultfs": 1, "internal/doccheck": 0,
+	"internal/platform": 0,
+	// test helpers, the FUSE fault file system and the docs' test
+	"internal/testkit/testenv": 0, "internal/testkit/testwait": 0, "internal/testkit/golden": 0, "internal/testkit/faultfs": 1, "internal/testkit/doccheck": 0,
 	// 1: the inputs' model, the knee's statistics
 	"workload": 1, "knee": 1,
 	// 2: the records of a measurement; the advice over plain values
@@ -92,6 +94,31 @@ func TestPackageLayers(t *testing.T) {
 		for _, imp := range imports {
 			if to, ok := layers[imp]; ok && to >= from {
 				t.Errorf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", pkg, from, imp, to)
+			}
+		}
+	}
+}
+
+// runners are the packages that run things (the engine, the runtimes'
+// writers, the MPI wiring, the command line); readers are the ones that
+// hold or show records and must not import a runner, whatever its layer:
+// a report read back from JSON needs none of them.
+var (
+	runners = []string{"iobench", "runtimes", "mpi", "mpi/cluster", "mpi/mpiio", "profile", "internal/cli"}
+	readers = []string{"record", "verdict", "libcheck", "report", "report/internal/page", "report/render",
+		"report/internal/fixture", "report/plot", "analyze", "internal/progress"}
+)
+
+func TestRecordsImportNoRunner(t *testing.T) {
+	all := projectImports(t)
+	for _, pkg := range readers {
+		imports, ok := all[pkg]
+		if !ok {
+			t.Errorf("reader %q is not a package any more: update readers", pkg)
+		}
+		for _, imp := range imports {
+			if slices.Contains(runners, imp) {
+				t.Errorf("%s imports %s: records and their readers import no engine, runner or command line", pkg, imp)
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/fsinfo"
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 )
 
 // pastedKnee is the knee the printed lines are made for: 1 MiB on ext4.

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/analyze"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/verdict"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // An unlink(2) that hangs in the kernel, then a second Ctrl-C: Abandon

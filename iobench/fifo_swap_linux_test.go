@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // fifoSwapper is a hostile watcher: told by inotify that a data file whose

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 )

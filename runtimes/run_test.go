@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 )

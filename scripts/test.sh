@@ -42,7 +42,7 @@ export IOBENCH_TEST_FULL=1
 # end-to-end tests take several times their idle time (about 6 minutes
 # idle, 20-23 under scripts/stress-test.sh, 42-45 under two of them at
 # once, where 45m ran out), and a slow machine is not a failing test
-# (hangs are caught by internal/testwait's watchdogs).
+# (hangs are caught by internal/testkit/testwait's watchdogs).
 echo "== go test -race"
 go test -race -count=1 -timeout 90m ./...
 # The simulations of many sweeps skip under -race (statistics, not

@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testenv"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testenv"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // sharedDarshanLogs is the Darshan logs of ../shared (IOBENCH_SHARED

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/runtimes"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/units"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // mountTmpfs mounts a small tmpfs for one test; it skips unless root and

@@ -18,8 +18,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testenv"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testenv"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // iobenchBin is the iobench command built once for the end-to-end tests.

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // lockedBuffer collects a child's stderr while the test reads it.

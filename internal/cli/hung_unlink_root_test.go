@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // signalTwice sends the first Ctrl-C, waits for it to say it waits for an

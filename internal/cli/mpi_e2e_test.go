@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testenv"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testenv"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // mpiBinary is iobench built with -tags mpi once per test run, or a

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // faultAfter makes every write on f fail with errno once n writes went

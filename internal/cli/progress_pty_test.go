@@ -17,8 +17,8 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/iobench/iobench/internal/testenv"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testenv"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // The bar is tried on a real pseudo-terminal: iobench sees a terminal on

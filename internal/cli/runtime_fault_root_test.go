@@ -6,8 +6,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 )
 
 // A runtime writer that hits ENOSPC or EIO in its child names the cause

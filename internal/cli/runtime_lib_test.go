@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/mpi"
 	"github.com/iobench/iobench/report"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"

@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // fullPipe is a pipe whose buffer is already full: a process writing to

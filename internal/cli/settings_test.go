@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/iobench/iobench/internal/golden"
+	"github.com/iobench/iobench/internal/testkit/golden"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 )

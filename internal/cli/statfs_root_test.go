@@ -5,8 +5,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // A file system that hangs in statfs at start: after about a second the

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/iobench/iobench/internal/faultfs"
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/faultfs"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
 // swapWhileACloseHangs starts iobench with args, waits until it closes

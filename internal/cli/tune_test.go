@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/report"
 )
 

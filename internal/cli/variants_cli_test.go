@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 )
 
 // variantsDoc is what the JSON report adds for variants and jobs.

@@ -5,7 +5,8 @@
 // eta.go), and how far off it was, for the report (ETAErrors). The
 // sweep and the runtime checks both show their runs through it.
 //
-// It reads the engine's plan and polls a Source; it never decides what
-// runs, and must not import the command line (internal/cli) or any
-// renderer: its lines are its own.
+// It reads the plan as reported (record.Config), polls a Source, and is
+// told the engine's rule for foreseeing adaptive rounds (a Foreseer); it
+// never decides what runs, imports records only, never the engine, the
+// command line (internal/cli) or a renderer: its lines are its own.
 package progress

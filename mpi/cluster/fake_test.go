@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/iobench/iobench/internal/testwait"
+	"github.com/iobench/iobench/internal/testkit/testwait"
 	"github.com/iobench/iobench/mpi"
 )
 

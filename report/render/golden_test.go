@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/iobench/iobench/internal/golden"
+	"github.com/iobench/iobench/internal/testkit/golden"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 )

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/iobench/iobench/advice"
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"

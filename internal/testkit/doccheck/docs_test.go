@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 )
 
 // moduleRoot is the module's directory, from this package's.
-const moduleRoot = "../.."
+const moduleRoot = "../../.."
 
 // blockTimeout ends a block that hangs; the longest, a runtime check
 // against a separately written program, takes a few minutes.

@@ -13,7 +13,7 @@ import (
 	"github.com/hanwen/go-fuse/v2/fs"
 	"github.com/hanwen/go-fuse/v2/fuse"
 
-	"github.com/iobench/iobench/internal/testenv"
+	"github.com/iobench/iobench/internal/testkit/testenv"
 )
 
 // Op is an operation a fault can be set on.
