@@ -34,7 +34,7 @@ type reportJSON struct {
 	Warnings       []string                `json:"warnings"`
 	Incomplete     bool                    `json:"incomplete"`
 	Error          string                  `json:"error,omitempty"`
-	ETAError       *record.ETAError               `json:"eta_error,omitempty"`
+	ETAError       *record.ETAError        `json:"eta_error,omitempty"`
 }
 
 // MarshalJSON writes the report's JSON document.
