@@ -27,11 +27,11 @@ var layers = map[string]int{
 	"workload": 1, "knee": 1,
 	// 2: the records of a measurement; the advice over plain values
 	"record": 2, "advice": 2,
-	// 3: the sweep engine; the summary and verdict over records; a
-	// runtime check's plans, records and summary
-	"iobench": 3, "verdict": 3, "libcheck": 3,
+	// 3: the sweep engine; a runtime check's plans, records and summary
+	"iobench": 3, "libcheck": 3,
 	// 4: what runs on the engine: runtimes, profiles, MPI wiring
-	"runtimes": 4, "profile": 4, "mpi/cluster": 4, "mpi/mpiio": 4,
+	// and the verdict over records, a sweep's and a runtime check's
+	"runtimes": 4, "profile": 4, "mpi/cluster": 4, "mpi/mpiio": 4, "verdict": 4,
 	// 5-7: reports, their encoders, readers of saved records, progress
 	"report": 5, "report/internal/page": 5,
 	"report/render": 6, "report/internal/fixture": 6,

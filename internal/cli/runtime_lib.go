@@ -571,16 +571,16 @@ type libraryObserver struct{ *runtimeObserver }
 func (o libraryObserver) WarmupStarted(c libcheck.Case) {
 	o.follow(0)
 	o.live.Warmup(fmt.Sprintf("iobench: %s: warm-up: one untimed run of %s, %s, %s", o.rt,
-		humanize.IBytes(uint64(o.plan.Bytes())), report.CaseName(c), report.SettingName(c)))
+		humanize.IBytes(uint64(o.plan.Bytes())), libcheck.CaseName(c), libcheck.SettingName(c)))
 }
 
 func (o libraryObserver) StepStarted(s libcheck.Step, _ int) {
 	o.follow(s.Seq)
-	o.live.Started(report.CaseName(s.Case))
+	o.live.Started(libcheck.CaseName(s.Case))
 }
 
 func (o libraryObserver) StepFinished(s libcheck.Sample, total int) {
 	o.addSample(s)
 	o.live.Finished(fmt.Sprintf("iobench: %s %d/%d r%d: %s, %s: %.1f MiB/s, %d write(2) calls",
-		o.rt, s.Seq, total, s.Round, report.CaseName(s.Case), report.SettingName(s.Case), s.MiBPerSec(), s.WriteCalls))
+		o.rt, s.Seq, total, s.Round, libcheck.CaseName(s.Case), libcheck.SettingName(s.Case), s.MiBPerSec(), s.WriteCalls))
 }

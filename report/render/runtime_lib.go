@@ -136,7 +136,7 @@ func libraryTable(r *report.LibraryReport, sep, end string) []string {
 			}
 			agree = agreementWord(sp)
 		}
-		cells := []string{report.CaseName(c.Case), report.SettingName(c.Case), fmt.Sprintf("%.1f", c.MiBPerSec), fmt.Sprintf("%.1f-%.1f", c.CILow, c.CIHigh),
+		cells := []string{libcheck.CaseName(c.Case), libcheck.SettingName(c.Case), fmt.Sprintf("%.1f", c.MiBPerSec), fmt.Sprintf("%.1f-%.1f", c.CILow, c.CIHigh),
 			calls, per, predictedCell(c), ruleID(c), gain, gci, sgain, agree}
 		lines = append(lines, strings.Join(cells, sep)+end)
 	}
@@ -184,7 +184,7 @@ func (p *printer) libraryNotes(r *report.LibraryReport, bullet string) {
 		p.F("%s%s\n", bullet, packLine(pc, r.Library))
 	}
 	for _, a := range r.Summary.Advice {
-		p.F("%s%s, %s: %s; %s\n", bullet, report.CaseName(*a.Case), report.SettingName(*a.Case), adviceWord(a), a.Rule)
+		p.F("%s%s, %s: %s; %s\n", bullet, libcheck.CaseName(*a.Case), libcheck.SettingName(*a.Case), adviceWord(a), a.Rule)
 	}
 	for _, n := range r.Library.Notes {
 		p.F("%snot run: %s\n", bullet, n)
@@ -206,11 +206,11 @@ func (p *printer) callsVerdict(r *report.LibraryReport, bullet string) {
 		switch {
 		case c.CallsAsPredicted || c.WriteCalls < 0:
 		case c.NoRule != "":
-			p.F("%swrite(2) calls: %s, %s: %s\n", bullet, report.CaseName(c.Case), report.SettingName(c.Case), c.NoRule)
+			p.F("%swrite(2) calls: %s, %s: %s\n", bullet, libcheck.CaseName(c.Case), libcheck.SettingName(c.Case), c.NoRule)
 		default:
 			data := c.WriteCalls - c.OverheadCalls
 			p.F("%swrite(2) calls: %s, %s: rule %s does not hold: %d calls for the data (median), predicted %d (%+.0f%%); %d of the library's own, predicted %s\n",
-				bullet, report.CaseName(c.Case), report.SettingName(c.Case), ruleID(c), data, c.Predicted.Count,
+				bullet, libcheck.CaseName(c.Case), libcheck.SettingName(c.Case), ruleID(c), data, c.Predicted.Count,
 				100*(float64(data)/float64(max(1, c.Predicted.Count))-1), c.OverheadCalls, overheadWords(c.PredictedOverhead))
 		}
 	}
@@ -276,7 +276,7 @@ func LibraryCSV(w io.Writer, r *report.LibraryReport) error {
 		if o := c.PredictedOverhead; o != nil {
 			lo, hi = o.Min, o.Max
 		}
-		row := []string{string(r.Runtime), report.CaseName(c.Case), report.SettingName(c.Case), c.Component, string(c.Layout), strconv.FormatBool(c.Collective),
+		row := []string{string(r.Runtime), libcheck.CaseName(c.Case), libcheck.SettingName(c.Case), c.Component, string(c.Layout), strconv.FormatBool(c.Collective),
 			c.Memory, c.Storage, c.Convert, c.Setting, itoa(c.BufferBytes), c.Switch, strconv.FormatBool(c.Default),
 			strconv.Itoa(c.Runs), ftoa(c.MiBPerSec), ftoa(c.CILow), ftoa(c.CIHigh), itoa(c.WriteCalls), itoa(c.OverheadCalls), itoa(c.Predicted.Count),
 			itoa(lo), itoa(hi), strconv.FormatBool(c.CallsAsPredicted), c.Rule}
