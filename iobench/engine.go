@@ -70,12 +70,17 @@ type Runner struct {
 
 // Run executes the plan. On failure or cancellation it returns the samples
 // measured so far with Incomplete set, and has removed its data files.
+// The plan is validated once, here; a job's writers run parts of it.
 func (r *Runner) Run(ctx context.Context) (*Result, error) {
+	planErr := r.Config.Validate()
 	if r.Config.Jobs > 1 {
+		if planErr != nil {
+			return &Result{Variants: r.Config.VariantNames(), Incomplete: true}, planErr
+		}
 		return r.runJobs(ctx)
 	}
 	w := newWriter(r.Config, r.FS, r.Shared, r.Prefix)
-	w.observer, w.coord = r.Observer, r.Coord
+	w.observer, w.coord, w.planErr = r.Observer, r.Coord, planErr
 	r.mu.Lock()
 	if r.closed { // RemoveFiles ran first: the writer creates no file
 		w.files.close()
@@ -88,9 +93,6 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 // runJobs runs Config.Jobs writers as one group and aggregates them.
 func (r *Runner) runJobs(ctx context.Context) (*Result, error) {
 	res := &Result{Variants: r.Config.VariantNames(), Incomplete: true}
-	if err := r.Config.Validate(); err != nil {
-		return res, err
-	}
 	prefix := r.Prefix
 	if prefix == "" {
 		var err error

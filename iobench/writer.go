@@ -30,6 +30,9 @@ type writer struct {
 	overwrite string           // with Config.Overwrite: the one file every write run writes into
 	lat       *latencyRecorder // with Config.Latency; reset for each run
 	timer     startTimer       // arms each pass's time limit
+	// planErr is Config.Validate's answer, which the Runner asks once per
+	// Run; setup agrees on it with the other ranks before any I/O.
+	planErr error
 }
 
 // newWriter is a writer of the plan cfg on fs; shared is nil for a file
@@ -79,8 +82,8 @@ func (w *writer) agree(err error) error {
 }
 
 func (w *writer) setup() error {
-	if err := w.cfg.Validate(); err != nil {
-		return err
+	if w.planErr != nil {
+		return w.planErr
 	}
 	if err := w.setupIO(); err != nil {
 		return err
