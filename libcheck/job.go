@@ -25,6 +25,13 @@ type Job struct {
 	RecordBytes int64         // bytes per write statement (a multiple of 8); 0: one write of the whole array
 	Convert     convert.Order // byte order in the file
 	Fsync       bool          // flush and fsync before close, inside the timing
+	// SameRecord writes every record from one record's memory, as a
+	// program writing one record variable does, where false writes
+	// consecutive slices of an array of all the data: element i then
+	// holds (i-1) mod the record's elements, plus 1. A run-sized array
+	// touched before the timing changes where the page cache's memory
+	// comes from, which is what a large buffer's calls are sensitive to.
+	SameRecord bool
 	// Case is a library's case (its settings and layout) and Library what
 	// its writer needs besides; the buffered runtimes read neither.
 	Case    Case
@@ -33,6 +40,15 @@ type Job struct {
 
 // Bytes is the data the job writes: for MPI-IO, each rank.
 func (j Job) Bytes() int64 { return j.Elements * ElementBytes }
+
+// Value is what the writer puts in element i (from 1) of the file: i,
+// or with SameRecord i's place in its record.
+func (j Job) Value(i int64) int64 {
+	if per := j.RecordBytes / ElementBytes; j.SameRecord && per > 0 {
+		return (i-1)%per + 1
+	}
+	return i
+}
 
 // FileName is the name of a runtime run's data file: prefix (from
 // iobench.UniquePrefix), the runtime and a sequence number, in the form

@@ -91,6 +91,9 @@ type Plan struct {
 	RecordBytes int64
 	Layouts     []Layout
 	Orders      []convert.Order
+	// SameRecord writes LayoutRecords' records from one record's memory
+	// (Job.SameRecord), not from slices of an array of all the data.
+	SameRecord bool
 	// Buffers are the buffer sizes to run; one equal to DefaultBuffer runs
 	// as the runtime's default (Case.Default).
 	Buffers       []int64
@@ -215,7 +218,7 @@ func (p Plan) JobFor(c Case, seq int, rt Runtime) Job {
 		j.Case, j.Library, j.BufferBytes = c, p.Library, 0
 	}
 	if c.Layout == LayoutRecords {
-		j.RecordBytes = p.RecordBytes
+		j.RecordBytes, j.SameRecord = p.RecordBytes, p.SameRecord
 	}
 	return j
 }

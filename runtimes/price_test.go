@@ -3,8 +3,10 @@ package runtimes
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 )
@@ -82,4 +84,26 @@ func priceSample(round int, buffer, nanos int64) libcheck.Sample {
 	s := libcheck.Sample{Nanos: nanos}
 	s.Round, s.BufferBytes = round, buffer
 	return s
+}
+
+// TestWritersWriteFromOneRecord: with SameRecord each writer writes every
+// record from the first: the file holds it over and over, the last one
+// short, which checkFile reads back.
+func TestWritersWriteFromOneRecord(t *testing.T) {
+	for _, rt := range libcheck.Runtimes() {
+		w := writerFor(t, rt)
+		j := libcheck.Job{Dir: t.TempDir(), Name: "same.dat", Elements: 1000, RecordBytes: 24, SameRecord: true, Convert: convert.BigEndian}
+		path := filepath.Join(j.Dir, j.Name)
+		if _, _, err := w.exec(t.Context(), j, path); err != nil {
+			t.Fatalf("%s: %v", rt, err)
+		}
+		if err := checkFile(rt, path, j); err != nil {
+			t.Errorf("%s: %v", rt, err)
+		}
+		slices := j
+		slices.SameRecord = false
+		if err := checkFile(rt, path, slices); err == nil {
+			t.Errorf("%s: the file holds the array's slices: want the first record repeated", rt)
+		}
+	}
 }

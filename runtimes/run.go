@@ -137,7 +137,7 @@ func (w *Writer) args(j libcheck.Job, path string) []string {
 	if w.rt.IsLibrary() {
 		return libraryArgs(j, w.rt, path)
 	}
-	a := []string{path, strconv.FormatInt(j.Elements, 10), strconv.FormatInt(j.RecordBytes, 10), flag(j.Fsync)}
+	a := []string{path, strconv.FormatInt(j.Elements, 10), strconv.FormatInt(j.RecordBytes, 10), flag(j.Fsync), flag(j.SameRecord)}
 	if w.rt == libcheck.Stdio {
 		a = append(a, strconv.FormatInt(j.BufferBytes, 10), flag(j.Convert.NeedsSwap()))
 	}
@@ -219,7 +219,7 @@ func checkFile(rt libcheck.Runtime, path string, j libcheck.Job) error {
 		if _, err := f.ReadAt(got[:], (i-1)*libcheck.ElementBytes); err != nil {
 			return err
 		}
-		convert.Value(want[:], convert.Float64, j.Convert, i)
+		convert.Value(want[:], convert.Float64, j.Convert, j.Value(i))
 		if got != want {
 			return fmt.Errorf("%s: element %d is % x, want % x for byte order %s: %w", path, i, got, want, j.Convert, errBadFile)
 		}

@@ -4,11 +4,16 @@
  * stream with a setvbuf buffer of BUFFER_BYTES, so that glibc's buffering,
  * not iobench, decides the write(2) calls, and it counts those calls.
  *
- *   writer PATH ELEMENTS RECORD_BYTES FSYNC BUFFER_BYTES SWAP
+ *   writer PATH ELEMENTS RECORD_BYTES FSYNC SAME_RECORD BUFFER_BYTES SWAP
  *
  * RECORD_BYTES 0 writes the whole array in one fwrite; otherwise one
  * fwrite per record (a multiple of 8 bytes; the last may be shorter).
  * FSYNC 1: fflush and fsync(2) before fclose, inside the timing.
+ * SAME_RECORD 1 (with records) allocates one record and writes every
+ * record from it, as a program writing one record variable does: element
+ * i of the file holds (i-1) mod the record's elements, plus 1. A
+ * run-sized array touched just before the timing takes the memory the
+ * page cache would reuse, and a large buffer's calls then slow down.
  * BUFFER_BYTES 0 keeps glibc's default buffer. SWAP 1 reverses the bytes
  * of each element as a runtime converting to the other byte order would:
  * into a staging area of SWAP_CHUNK bytes, one fwrite per chunk (what
@@ -67,22 +72,24 @@ static int put(FILE *f, const double *p, size_t n, int swap)
 
 int main(int argc, char **argv)
 {
-	if (argc != 7) {
-		fprintf(stderr, "usage: writer PATH ELEMENTS RECORD_BYTES FSYNC BUFFER_BYTES SWAP\n");
+	if (argc != 8) {
+		fprintf(stderr, "usage: writer PATH ELEMENTS RECORD_BYTES FSYNC SAME_RECORD BUFFER_BYTES SWAP\n");
 		return 64;
 	}
-	size_t n = number(argv[2]), rec = number(argv[3]), bufsize = number(argv[5]);
-	int do_fsync = number(argv[4]), swap = number(argv[6]);
-	if (n < 1 || rec % 8 || do_fsync > 1 || swap > 1) {
-		fprintf(stderr, "bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC and SWAP 0 or 1\n");
+	size_t n = number(argv[2]), rec = number(argv[3]), bufsize = number(argv[6]);
+	int do_fsync = number(argv[4]), same = number(argv[5]), swap = number(argv[7]);
+	if (n < 1 || rec % 8 || do_fsync > 1 || same > 1 || swap > 1) {
+		fprintf(stderr, "bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC, SAME_RECORD and SWAP 0 or 1\n");
 		return 64;
 	}
 	data_path = argv[1];
-	double *p = malloc(n * sizeof *p);
+	same = same && rec; /* the whole array in one fwrite has no record to reuse */
+	size_t have = same && rec / 8 < n ? rec / 8 : n; /* elements in memory */
+	double *p = malloc(have * sizeof *p);
 	char *buf = bufsize ? malloc(bufsize) : NULL;
 	if (!p || (bufsize && !buf))
 		fail(4, "cannot allocate the array and buffer");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < have; i++)
 		p[i] = (double)(i + 1);
 
 	long long syscw0, wchar0, syscw1, wchar1;
@@ -99,7 +106,7 @@ int main(int argc, char **argv)
 	size_t per = rec ? rec / 8 : n;
 	for (size_t first = 0; first < n; first += per) {
 		size_t m = n - first < per ? n - first : per;
-		if (put(f, p + first, m, swap) != 0)
+		if (put(f, same ? p : p + first, m, swap) != 0)
 			fail(4, "fwrite");
 	}
 	if (do_fsync && (fflush(f) != 0 || fsync(fileno(f)) != 0))

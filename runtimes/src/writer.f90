@@ -4,12 +4,17 @@
 ! libgfortran's unformatted stream I/O, so that libgfortran's own buffer,
 ! not iobench, decides the write(2) calls, and it counts those calls.
 !
-!   writer PATH ELEMENTS RECORD_BYTES FSYNC
+!   writer PATH ELEMENTS RECORD_BYTES FSYNC SAME_RECORD
 !
 ! RECORD_BYTES 0 writes the whole array in one statement (write(u) p);
 ! otherwise one statement per record of RECORD_BYTES bytes (a multiple of
 ! 8; the last record may be shorter). FSYNC 1 flushes the unit and calls
-! fsync(2) before close, inside the timing.
+! fsync(2) before close, inside the timing. SAME_RECORD 1 (with records)
+! allocates one record and writes every record from it, as a program
+! writing one record variable does: element i of the file holds (i-1) mod
+! the record's elements, plus 1. A run-sized array touched just before
+! the timing takes the memory the page cache would reuse, and a large
+! buffer's calls then slow down.
 !
 ! Byte order and buffer come from the environment, as a user's program
 ! would get them: GFORTRAN_CONVERT_UNIT (native, big_endian, ...) and
@@ -41,14 +46,18 @@ program iobench_writer
   character(len=512) :: msg
   integer(int64) :: n, rec_bytes, i, t0, t1, rate, ns
   integer(int64) :: syscw0, wchar0, syscw1, wchar1
-  integer :: u, ios, do_fsync
+  integer :: u, ios, do_fsync, same
+  integer(int64) :: have
   real(real64), allocatable :: p(:)
 
   path = ''
-  call arguments(path, n, rec_bytes, do_fsync)
-  allocate (p(n), stat=ios)
+  call arguments(path, n, rec_bytes, do_fsync, same)
+  if (rec_bytes == 0) same = 0 ! one statement for the whole array: no record to reuse
+  have = n
+  if (same == 1) have = min(rec_bytes/8, n)
+  allocate (p(have), stat=ios)
   if (ios /= 0) call fail(4, 'cannot allocate the array')
-  do i = 1, n
+  do i = 1, have
     p(i) = real(i, real64)
   end do
 
@@ -58,7 +67,7 @@ program iobench_writer
         form='unformatted', action='write', iostat=ios, iomsg=msg)
   if (ios /= 0) call fail(65, msg)
   inquire (unit=u, convert=conv)
-  call write_data(u, p, rec_bytes)
+  call write_data(u, p, n, rec_bytes, same)
   if (do_fsync == 1) call sync_unit(u)
   close (u, iostat=ios, iomsg=msg)
   if (ios /= 0) call fail(4, msg)
@@ -81,15 +90,15 @@ program iobench_writer
 
 contains
 
-  subroutine arguments(path, n, rec_bytes, do_fsync)
+  subroutine arguments(path, n, rec_bytes, do_fsync, same)
     character(len=*), intent(out) :: path
     integer(int64), intent(out) :: n, rec_bytes
-    integer, intent(out) :: do_fsync
+    integer, intent(out) :: do_fsync, same
     character(len=64) :: arg
-    integer :: e1, e2, e3
+    integer :: e1, e2, e3, e4
 
-    if (command_argument_count() /= 4) &
-      call fail(64, 'usage: writer PATH ELEMENTS RECORD_BYTES FSYNC')
+    if (command_argument_count() /= 5) &
+      call fail(64, 'usage: writer PATH ELEMENTS RECORD_BYTES FSYNC SAME_RECORD')
     call get_command_argument(1, path)
     call get_command_argument(2, arg)
     read (arg, *, iostat=e1) n
@@ -97,21 +106,24 @@ contains
     read (arg, *, iostat=e2) rec_bytes
     call get_command_argument(4, arg)
     read (arg, *, iostat=e3) do_fsync
-    if (e1 /= 0 .or. e2 /= 0 .or. e3 /= 0 .or. n < 1 .or. rec_bytes < 0 &
-        .or. mod(rec_bytes, 8_int64) /= 0 .or. do_fsync < 0 .or. do_fsync > 1) &
-      call fail(64, 'bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC 0 or 1')
+    call get_command_argument(5, arg)
+    read (arg, *, iostat=e4) same
+    if (e1 /= 0 .or. e2 /= 0 .or. e3 /= 0 .or. e4 /= 0 .or. n < 1 .or. rec_bytes < 0 &
+        .or. mod(rec_bytes, 8_int64) /= 0 .or. do_fsync < 0 .or. do_fsync > 1 &
+        .or. same < 0 .or. same > 1) &
+      call fail(64, 'bad arguments: ELEMENTS >= 1, RECORD_BYTES a multiple of 8, FSYNC and SAME_RECORD 0 or 1')
   end subroutine arguments
 
   ! write_data issues the transfer statements; libgfortran's buffering
   ! turns them into write(2) calls.
-  subroutine write_data(u, p, rec_bytes)
-    integer, intent(in) :: u
+  ! n elements: p holds them all, or with same one record of them.
+  subroutine write_data(u, p, n, rec_bytes, same)
+    integer, intent(in) :: u, same
     real(real64), intent(in) :: p(:)
-    integer(int64), intent(in) :: rec_bytes
-    integer(int64) :: first, last, per, n
+    integer(int64), intent(in) :: n, rec_bytes
+    integer(int64) :: first, last, per
     integer :: ios
 
-    n = size(p, kind=int64)
     if (rec_bytes == 0) then
       write (u, iostat=ios, iomsg=msg) p
       if (ios /= 0) call fail(4, msg)
@@ -121,7 +133,11 @@ contains
     first = 1
     do while (first <= n)
       last = min(first + per - 1, n)
-      write (u, iostat=ios, iomsg=msg) p(first:last)
+      if (same == 1) then
+        write (u, iostat=ios, iomsg=msg) p(1:last - first + 1)
+      else
+        write (u, iostat=ios, iomsg=msg) p(first:last)
+      end if
       if (ios /= 0) call fail(4, msg)
       first = last + 1
     end do
