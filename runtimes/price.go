@@ -35,8 +35,9 @@ const PriceLevel = 0.95
 // PriceSpec prices a program's writes through the runtime that made
 // them: the runtime's own writer, writing records from one record's
 // memory through a buffer that gives the program's call size now and
-// one that gives the advised call size, in interleaved runs. A write(2) curve prices the calls alone;
-// this prices what the runtime does around them too.
+// one that gives the advised call size, in interleaved runs. A write(2)
+// curve prices the calls alone; this prices what the runtime does
+// around them too.
 type PriceSpec struct {
 	Dir, Prefix string // where the data files go; Prefix from iobench.UniquePrefix
 	Bytes       int64  // each run's data, a multiple of libcheck.ElementBytes
