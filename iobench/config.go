@@ -158,20 +158,39 @@ func (c Config) KneeFractionError() error {
 	return nil
 }
 
+// CountError is the rule of Count, for a command that reads it before
+// the whole plan: a positive number of elements.
+func (c Config) CountError() error {
+	if c.Count <= 0 {
+		return configErr(SetCount, c.Count, "%d must be positive", c.Count)
+	}
+	return nil
+}
+
+// RepeatError is the rule of Repeat, for a command that reads it before
+// the whole plan (the runtime checks' rounds too): 1 to MaxRepeat rounds.
+func (c Config) RepeatError() error {
+	switch {
+	case c.Repeat < 1:
+		return configErr(SetRepeat, c.Repeat, "%d must be at least 1 (or auto)", c.Repeat)
+	case c.Repeat > MaxRepeat:
+		return configErr(SetRepeat, c.Repeat, "%d is more than %d rounds", c.Repeat, MaxRepeat)
+	}
+	return nil
+}
+
 // Validate checks the plan before any I/O. Errors are *ConfigError.
 func (c Config) Validate() error {
 	if len(c.Variants) > 0 {
 		return c.validVariants()
 	}
 	switch {
-	case c.Count <= 0:
-		return configErr(SetCount, c.Count, "%d must be positive", c.Count)
+	case c.CountError() != nil:
+		return c.CountError()
 	case c.Stride < 1:
 		return configErr(SetStride, c.Stride, "%d must be at least 1", c.Stride)
-	case c.Repeat < 1:
-		return configErr(SetRepeat, c.Repeat, "%d must be at least 1", c.Repeat)
-	case c.Repeat > MaxRepeat:
-		return configErr(SetRepeat, c.Repeat, "%d is more than %d rounds", c.Repeat, MaxRepeat)
+	case c.RepeatError() != nil:
+		return c.RepeatError()
 	case c.KneeFraction != 0 && c.KneeFractionError() != nil:
 		return c.KneeFractionError()
 	case c.TimeBudget < 0:

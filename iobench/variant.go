@@ -86,11 +86,20 @@ func (c Config) ForVariant(v Variant) Config {
 	return c
 }
 
+// VariantCountError is the rule of the variants' number, for a command
+// that makes them before the whole plan: at most MaxVariants.
+func (c Config) VariantCountError() error {
+	if len(c.Variants) > MaxVariants {
+		return configErr(SetVariants, len(c.Variants), "%d variants are more than %d (each runs every size in every round)", len(c.Variants), MaxVariants)
+	}
+	return nil
+}
+
 // validVariants checks each variant as a plan of its own, and that the
 // variants can be told apart.
 func (c Config) validVariants() error {
-	if len(c.Variants) > MaxVariants {
-		return configErr(SetVariants, len(c.Variants), "%d variants are more than %d (each runs every size in every round)", len(c.Variants), MaxVariants)
+	if err := c.VariantCountError(); err != nil {
+		return err
 	}
 	var names []string
 	for _, v := range c.Variants {

@@ -288,8 +288,8 @@ func TestBadInputIsAUsageError(t *testing.T) {
 	}{
 		{[]string{"--dir", dir, "--min", "3KiB"}, `--min: "3KiB" is not a power of two`},
 		{[]string{"--dir", dir, "--min", "1MiB", "--max", "4KiB"}, `--min: "1MiB" is larger than --max "4KiB"`},
-		{[]string{"--dir", dir, "--count", "0"}, `--count: "0" must be positive`},
-		{[]string{"--dir", dir, "--count", "-5"}, `--count: "-5" must be positive`},
+		{[]string{"--dir", dir, "--count", "0"}, `--count: 0 must be positive`},
+		{[]string{"--dir", dir, "--count", "-5"}, `--count: -5 must be positive`},
 		{[]string{"--dir", dir, "--count", "10", "--size", "1MiB"}, "--count and --size: give one, not both"},
 		{[]string{"--dir", dir, "--size", "1MiB", "--max", "64MiB"}, "--max: write size 67108864 bytes is larger than the data (1048576 bytes)"},
 		{[]string{"--dir", dir, "--size", "1MiB", "--sizes", "2MiB"}, "--sizes: write size 2097152 bytes is larger than the data (1048576 bytes)"},

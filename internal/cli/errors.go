@@ -14,13 +14,19 @@ import (
 
 // inFlagWords is err with a library setting error told in flags:
 // "--count: 0 must be positive" instead of "Count: ...".
-func inFlagWords(err error) error {
+func inFlagWords(err error) error { return worded(err, flagOf) }
+
+// inAllFlagWords is inFlagWords naming every flag that sets the setting,
+// for one that several make together: "--type/--convert/--direct: ...".
+func inAllFlagWords(err error) error { return worded(err, flagWords) }
+
+func worded(err error, name func(iobench.Setting) string) error {
 	var ce *iobench.ConfigError
-	var worded *wordedError
-	if !errors.As(err, &ce) || errors.As(err, &worded) {
+	var w *wordedError
+	if !errors.As(err, &ce) || errors.As(err, &w) {
 		return err
 	}
-	return &wordedError{msg: flagOf(ce.Field) + ": " + iobench.Render(ce.Reason, flagWords), err: err}
+	return &wordedError{msg: name(ce.Field) + ": " + iobench.Render(ce.Reason, flagWords), err: err}
 }
 
 // wordedError is an error in the CLI's words, unwrapping to the library's.

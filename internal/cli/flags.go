@@ -52,15 +52,13 @@ func repeatFromFlags(o *sweepOpts, cfg *iobench.Config) error {
 		cfg.Auto, cfg.Repeat = true, iobench.MinAutoRounds
 	} else {
 		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil:
+		if err != nil {
 			return fmt.Errorf("--repeat: %q is not a number of rounds or auto", o.repeat.v)
-		case n < 1:
-			return fmt.Errorf("--repeat: %d must be at least 1 (or auto)", n)
-		case n > iobench.MaxRepeat:
-			return fmt.Errorf("--repeat: %d is more than %d rounds", n, iobench.MaxRepeat)
 		}
 		cfg.Repeat = n
+		if err := cfg.RepeatError(); err != nil {
+			return inFlagWords(err)
+		}
 	}
 	if !o.timeBudget.set {
 		return nil
@@ -111,8 +109,8 @@ func countFromFlags(o *sweepOpts, elemSize int64) (int64, error) {
 // output writes it.
 func parseCount(s string) (int64, error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n <= 0 {
-			return 0, fmt.Errorf("--count: %q must be positive", s)
+		if err := (iobench.Config{Count: n}).CountError(); err != nil {
+			return 0, inFlagWords(err)
 		}
 		if n > maxCount {
 			return 0, fmt.Errorf("--count: %q is too large (at most %d)", s, int64(maxCount))
@@ -125,8 +123,8 @@ func parseCount(s string) (int64, error) {
 		return 0, fmt.Errorf("--count: %q is not a whole number like 250000000 or 2.5e8", s)
 	case err != nil && !errors.Is(err, strconv.ErrRange), f != math.Trunc(f):
 		return 0, fmt.Errorf("--count: %q is not a whole number like 250000000 or 2.5e8", s)
-	case f <= 0:
-		return 0, fmt.Errorf("--count: %q must be positive", s)
+	case f <= 0: // the syntax has no sign: zero
+		return 0, inFlagWords(iobench.Config{}.CountError())
 	case err != nil || f > maxCount:
 		return 0, fmt.Errorf("--count: %q is too large (at most %d)", s, int64(maxCount))
 	}

@@ -27,10 +27,7 @@ func variantsFromFlags(o *sweepOpts, cfg *iobench.Config) error {
 	directs := directFlagValues(o.direct)
 	cfg.Type, cfg.Convert, cfg.Direct = types[0], orders[0], directs[0]
 	cfg.Variants = iobench.NewVariants(types, orders, directs)
-	if len(cfg.Variants) > iobench.MaxVariants {
-		return fmt.Errorf("--convert/--type/--direct: %d combinations are more than %d variants", len(cfg.Variants), iobench.MaxVariants)
-	}
-	return nil
+	return inAllFlagWords(cfg.VariantCountError())
 }
 
 // parseTypes reads --type: one element type or a list of them.

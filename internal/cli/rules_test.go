@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/iobench/iobench/iobench"
+)
+
+// TestRangeRulesAreTheConfigs: a range the command line checks as it
+// reads a flag is the Config's rule, in its words, with the flag named,
+// so the rule has one owner; sweep and runtime alike.
+func TestRangeRulesAreTheConfigs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		flag string
+		rule error
+	}{
+		{[]string{"sweep", "--dir", dir, "--count", "0"}, "--count", iobench.Config{}.CountError()},
+		{[]string{"sweep", "--dir", dir, "--repeat", "0"}, "--repeat", iobench.Config{}.RepeatError()},
+		{[]string{"runtime", "stdio", "--dir", dir, "--repeat", "20000"}, "--repeat", iobench.Config{Repeat: 20000}.RepeatError()},
+		{[]string{"sweep", "--dir", dir, "--type", "float64,float32,int32,int64,complex64,complex128", "--convert", "native,big-endian,little-endian"},
+			"--convert/--type/--direct", iobench.Config{Variants: make([]iobench.Variant, 18)}.VariantCountError()},
+	} {
+		var ce *iobench.ConfigError
+		if !errors.As(tc.rule, &ce) {
+			t.Fatalf("%v: the Config's rule gave %v, want a ConfigError", tc.args, tc.rule)
+		}
+		want := tc.flag + ": " + iobench.Render(ce.Reason, flagWords)
+		_, stderr, code := runCLI(t, tc.args...)
+		if code != 2 || strings.TrimSpace(stderr) != "iobench: "+want {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, want)
+		}
+	}
+}
