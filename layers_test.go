@@ -104,7 +104,7 @@ func TestPackageLayers(t *testing.T) {
 // hold or show records and must not import a runner, whatever its layer:
 // a report read back from JSON needs none of them.
 var (
-	runners = []string{"iobench", "runtimes", "mpi", "mpi/cluster", "mpi/mpiio", "profile", "internal/cli"}
+	runners = []string{"iobench", "runtimes", "program", "preload", "mpi", "mpi/cluster", "mpi/mpiio", "profile", "internal/cli"}
 	readers = []string{"record", "verdict", "libcheck", "report", "report/internal/page", "report/render",
 		"report/internal/fixture", "report/plot", "analyze", "internal/progress"}
 )

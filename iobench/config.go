@@ -172,7 +172,7 @@ func (c Config) CountError() error {
 func (c Config) RepeatError() error {
 	switch {
 	case c.Repeat < 1:
-		return configErr(SetRepeat, c.Repeat, "%d must be at least 1 (or auto)", c.Repeat)
+		return configErr(SetRepeat, c.Repeat, "%d must be at least 1 (or %s auto)", c.Repeat, SetRepeat.Ref())
 	case c.Repeat > MaxRepeat:
 		return configErr(SetRepeat, c.Repeat, "%d is more than %d rounds", c.Repeat, MaxRepeat)
 	}

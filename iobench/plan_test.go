@@ -90,7 +90,7 @@ func TestValidateNamesTheField(t *testing.T) {
 			"--sizes: write size 1001 bytes is not a whole number of 8-byte float64 elements"},
 		{func(c *Config) { c.Source = "disk" }, SetSource, `Source: unknown value "disk" (valid: array, window)`, `--source: unknown value "disk" (valid: array, window)`},
 		{func(c *Config) { c.Order = "random" }, SetOrder, `Order: unknown value "random" (valid: ascending, descending, shuffled)`, `--order: unknown value "random" (valid: ascending, descending, shuffled)`},
-		{func(c *Config) { c.Repeat = 0 }, SetRepeat, "Repeat: 0 must be at least 1", "--repeat: 0 must be at least 1"},
+		{func(c *Config) { c.Repeat = 0 }, SetRepeat, "Repeat: 0 must be at least 1 (or Repeat auto)", "--repeat: 0 must be at least 1 (or --repeat auto)"},
 		{func(c *Config) { c.TimeBudget, c.Auto = time.Minute, false }, SetTimeBudget,
 			"TimeBudget: 1m0s needs Repeat auto (a fixed Repeat runs its rounds whatever they cost)",
 			"--timebudget: 1m0s needs --repeat auto (a fixed --repeat runs its rounds whatever they cost)"},

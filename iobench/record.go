@@ -86,9 +86,6 @@ const (
 // Summarize groups samples by variant, direction and size (record.Summarize).
 func Summarize(res *Result) []SizeResult { return record.Summarize(res) }
 
-// VariantRank is record.VariantRank.
-func VariantRank(names []string, variant string) int { return record.VariantRank(names, variant) }
-
 // MergeLatency is record.MergeLatency.
 func MergeLatency(ls ...*Latency) *Latency { return record.MergeLatency(ls...) }
 

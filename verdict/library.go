@@ -298,7 +298,7 @@ func (r LibraryCheck) sieveRow() []advice.Apply {
 // fraction is the plateau band of the sweep behind the report.
 func (r LibraryCheck) fraction() float64 {
 	if r.Sweep != nil {
-		return BandFraction(r.Sweep.Fraction)
+		return bandFraction(r.Sweep.Fraction)
 	}
 	return knee.DefaultFraction
 }

@@ -54,7 +54,7 @@ func (r RuntimeCheck) verdictOf() Verdict {
 	fraction := knee.DefaultFraction
 	if sw := r.Sweep; sw != nil && sw.KneeBytes > 0 {
 		v.Writes = &WritesVerdict{WriteSize: sw.RecommendedBytes, Established: sw.KneeEstablished}
-		fraction = BandFraction(sw.Fraction)
+		fraction = bandFraction(sw.Fraction)
 	}
 	for _, a := range r.Summary.Advice {
 		d := runtimeDefault(a, r.DefaultBuffer, fraction, r.Sweep)
@@ -81,7 +81,7 @@ func runtimeDefault(a libcheck.Advice, def int64, fraction float64, sw *libcheck
 	case !a.Measured || a.Gain == nil:
 		d.Basis, d.Gain, d.Measured = BasisNotRun, predictedGain(a.Sweep), false
 	default:
-		d.Basis, d.Established = JudgeGain(*a.Gain, fraction)
+		d.Basis, d.Established = judgeGain(*a.Gain, fraction)
 	}
 	if d.Basis == BasisGain {
 		d.Set = a.BufferBytes

@@ -231,7 +231,7 @@ func judgeByKnee(d DefaultVerdict, k knee.Estimate) (basis string, established b
 	case d.Gain == nil:
 		return BasisNotRun, false
 	}
-	return JudgeGain(*d.Gain, k.Fraction)
+	return judgeGain(*d.Gain, k.Fraction)
 }
 
 // judgeMeasured judges a default by what was measured when the knee is
@@ -247,7 +247,7 @@ func judgeMeasured(d DefaultVerdict, k knee.Estimate, safe int64) (basis string,
 	case d.Gain == nil:
 		return BasisNotRun, false
 	}
-	return JudgeGain(*d.Gain, k.Fraction)
+	return judgeGain(*d.Gain, k.Fraction)
 }
 
 // inBand: size is at or above the knee, within its band.
@@ -255,10 +255,10 @@ func inBand(size int64, k knee.Estimate) bool {
 	return size >= k.WriteSize && (k.DeclinesAbove == 0 || size <= k.DeclinesAbove)
 }
 
-// JudgeGain says what a gain shows against the band 1/fraction, and
+// judgeGain says what a gain shows against the band 1/fraction, and
 // whether that is established.
-func JudgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
-	band := 1 / BandFraction(fraction)
+func judgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
+	band := 1 / bandFraction(fraction)
 	switch {
 	case g.Runs < knee.MinEstablishRuns || g.PlateauRuns < knee.MinEstablishRuns:
 		return BasisFewRuns, false
@@ -274,8 +274,8 @@ func JudgeGain(g knee.Gain, fraction float64) (basis string, established bool) {
 	return BasisInterval, false
 }
 
-// BandFraction is a knee fraction, defaulted as package knee does.
-func BandFraction(f float64) float64 {
+// bandFraction is a knee fraction, defaulted as package knee does.
+func bandFraction(f float64) float64 {
 	if f > 0 && f <= 1 {
 		return f
 	}

@@ -190,7 +190,7 @@ func newJobWith(c *cli.Context, e *env, rt libcheck.Runtime, o *runtimeOpts, rea
 		}
 		j.fromRep = in.Report
 	}
-	j.sweep = &sweepJob{cfg: j.cfg, env: e, stderr: j.stderr, progress: j.progress}
+	j.sweep = &sweepJob{cfg: j.cfg, fs: j.info, env: e, stderr: j.stderr, progress: j.progress}
 	if err := j.sweep.applyProfile(sw, j.info); err != nil {
 		return nil, err
 	}
