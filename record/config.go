@@ -1,6 +1,7 @@
 package record
 
 import (
+	"math"
 	"slices"
 	"time"
 )
@@ -87,7 +88,8 @@ func (c Config) MaxSize() int64 {
 	return slices.Max(c.Sizes)
 }
 
-// Budget is --time-budget as a duration; 0: the default.
+// Budget is --time-budget as a duration; 0: the default. Rounded: the
+// seconds are a float, and truncating would lose a nanosecond of some.
 func (c Config) Budget() time.Duration {
-	return time.Duration(c.TimeBudget * float64(time.Second))
+	return time.Duration(math.Round(c.TimeBudget * float64(time.Second)))
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 func TestLatencyBuckets(t *testing.T) {
@@ -35,5 +36,15 @@ func TestLatencyBuckets(t *testing.T) {
 	}
 	if MergeLatency(nil) != nil {
 		t.Error("merging nothing gave a histogram")
+	}
+}
+
+// TestBudgetRoundTrips: a budget recorded as float seconds comes back as
+// the duration it was, which truncation loses for some (2.823333052s).
+func TestBudgetRoundTrips(t *testing.T) {
+	for _, d := range []time.Duration{2823333052 * time.Nanosecond, 90 * time.Second, 1100 * time.Millisecond} {
+		if got := (Config{TimeBudget: d.Seconds()}).Budget(); got != d {
+			t.Errorf("%v recorded as %v s comes back as %v", d, d.Seconds(), got)
+		}
 	}
 }

@@ -75,8 +75,9 @@ func writeDryRun(w io.Writer, cfg iobench.Config, dir, profile, why string) erro
 	fmt.Fprintf(&b, "sizes:    %s\n", strings.Join(sizes, ", "))
 	order := iobench.RoundRuns(cfg, 1, cfg.Sizes, iobench.PlanRand(cfg), 0)
 	var first []string
+	rec := cfg.Record()
 	for _, r := range order {
-		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), progress.VariantTag(cfg.Record(), r.Variant)))
+		first = append(first, fmt.Sprintf("%s %s%s", r.Mode, units.FormatSize(r.WriteSize), progress.VariantTag(rec, r.Variant)))
 	}
 	fmt.Fprintf(&b, "round 1:  %s\n", strings.Join(first, ", "))
 	if cfg.Auto {
