@@ -179,6 +179,34 @@ func (c Config) RepeatError() error {
 	return nil
 }
 
+// TimeBudgetError is the rule of TimeBudget, for a command that reads it
+// before the whole plan: 0 (the default) or a positive duration, and only
+// with adaptive rounds.
+func (c Config) TimeBudgetError() error {
+	switch {
+	case c.TimeBudget == 0:
+		return nil
+	case DurationError(SetTimeBudget, c.TimeBudget) != nil:
+		return DurationError(SetTimeBudget, c.TimeBudget)
+	case !c.Auto:
+		return configErr(SetTimeBudget, c.TimeBudget, "%s needs %s auto (a fixed %s runs its rounds whatever they cost)", c.TimeBudget, SetRepeat.Ref(), SetRepeat.Ref())
+	}
+	return nil
+}
+
+// DurationError is the rule of a duration setting given a value (the
+// time budget, the time limit): it must be positive.
+func DurationError(set Setting, d time.Duration) error {
+	if d <= 0 {
+		return configErr(set, d, "%s must be positive", d)
+	}
+	return nil
+}
+
+// SyncError is the rule of Sync, for a command that reads it before the
+// whole plan.
+func (c Config) SyncError() error { return oneOf(SetSync, c.Sync, SyncFS, SyncAll, SyncNone) }
+
 // Validate checks the plan before any I/O. Errors are *ConfigError.
 func (c Config) Validate() error {
 	if len(c.Variants) > 0 {
@@ -193,10 +221,8 @@ func (c Config) Validate() error {
 		return c.RepeatError()
 	case c.KneeFraction != 0 && c.KneeFractionError() != nil:
 		return c.KneeFractionError()
-	case c.TimeBudget < 0:
-		return configErr(SetTimeBudget, c.TimeBudget, "%s must be positive", c.TimeBudget)
-	case c.TimeBudget > 0 && !c.Auto:
-		return configErr(SetTimeBudget, c.TimeBudget, "%s needs %s auto (a fixed %s runs its rounds whatever they cost)", c.TimeBudget, SetRepeat.Ref(), SetRepeat.Ref())
+	case c.TimeBudgetError() != nil:
+		return c.TimeBudgetError()
 	case len(c.Sizes) == 0:
 		return configErr(SetSizes, "", "no write sizes to run")
 	case c.Jobs < 0 || c.Jobs > MaxJobs:
@@ -207,8 +233,8 @@ func (c Config) Validate() error {
 		return configErr(SetKeep, true, "keeps one data file; it is not available with %s above 1", SetJobs.Ref())
 	case c.Direct && directFlag == 0:
 		return configErr(SetDirect, true, "O_DIRECT is not available on %s; iobench supports it on Linux only", runtime.GOOS)
-	case c.TimeLimit < 0:
-		return configErr(SetTimeLimit, c.TimeLimit, "%s must be positive", c.TimeLimit)
+	case c.TimeLimit != 0 && DurationError(SetTimeLimit, c.TimeLimit) != nil:
+		return DurationError(SetTimeLimit, c.TimeLimit)
 	case c.Preallocate && !canFallocate:
 		return configErr(SetPreallocate, true, "fallocate(2) is not available on %s; iobench supports it on Linux only", runtime.GOOS)
 	case c.Flush == FlushFdatasync && !canFdatasync:
@@ -316,7 +342,7 @@ func (c Config) validEnums() error {
 	// "" is the default of the last three: ramp, the flush Fsync says, no
 	// sync flag.
 	return cmp.Or(oneOf(SetSource, c.Source, SourceArray, SourceWindow),
-		oneOf(SetSync, c.Sync, SyncFS, SyncAll, SyncNone),
+		c.SyncError(),
 		oneOf(SetOrder, c.Order, Ascending, Descending, Shuffled),
 		oneOf(SetMode, c.Mode, ModeWrite, ModeRead, ModeBoth),
 		oneOf(SetData, c.Data, "", DataRamp, DataRandom, DataZero),

@@ -76,14 +76,17 @@ func timeBudgetFromFlags(o *sweepOpts, cfg *iobench.Config) error {
 // parseTimeBudget is --time-budget's value: a positive duration, in
 // every command that has one (sweep, runtime, tune).
 func parseTimeBudget(s string) (time.Duration, error) {
+	return parseDuration(iobench.SetTimeBudget, s, "90s, 10m or 1h30m")
+}
+
+// parseDuration reads the duration a setting's flag gives; the rule on
+// its value is the library's.
+func parseDuration(set iobench.Setting, s, examples string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("--time-budget: %q is not a duration such as 90s, 10m or 1h30m", s)
-	case d <= 0:
-		return 0, fmt.Errorf("--time-budget: %q must be positive", s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a duration such as %s", flagOf(set), s, examples)
 	}
-	return d, nil
+	return d, inFlagWords(iobench.DurationError(set, d))
 }
 
 func countFromFlags(o *sweepOpts, elemSize int64) (int64, error) {

@@ -16,7 +16,7 @@ func TestIOFlagsBadInputIsAUsageError(t *testing.T) {
 		want string
 	}{
 		{[]string{"--time-limit", "soon"}, `--time-limit: "soon" is not a duration such as 30s, 5m or 1h30m`},
-		{[]string{"--time-limit", "-3s"}, `--time-limit: "-3s" must be positive`},
+		{[]string{"--time-limit", "-3s"}, `--time-limit: -3s must be positive`},
 		{[]string{"--data", "sine"}, `--data: unknown value "sine" (valid: ramp, random, zero)`},
 		{[]string{"--data="}, `--data: the value is empty`},
 		{[]string{"--flush", "msync"}, `--flush: unknown value "msync" (valid: fsync, fdatasync, none)`},

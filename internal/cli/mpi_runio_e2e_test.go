@@ -655,7 +655,7 @@ func TestMPIRunIORefusedCombinations(t *testing.T) {
 		{[]string{"--overwrite", "--shared-file"}, "--overwrite: applies to a file per rank; it is not available with --shared-file"},
 		{[]string{"--data", "random", "--verify", "--shared-file"}, "--verify: checks a file per rank; it is not available with --shared-file"},
 		{[]string{"--flush", "none", "--fsync"}, `--flush: "none" contradicts --fsync=true`},
-		{[]string{"--time-limit", "0s"}, `--time-limit: "0s" must be positive`},
+		{[]string{"--time-limit", "0s"}, `--time-limit: 0s must be positive`},
 		{[]string{"--mode", "read", "--open-sync", "dsync"}, "--open-sync: applies to write runs"},
 	} {
 		dir := t.TempDir()

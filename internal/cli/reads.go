@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/iobench/iobench/iobench"
 )
@@ -122,13 +121,9 @@ func readTimeLimit(o *sweepOpts, cfg *iobench.Config) error {
 	if !o.timeLimit.set {
 		return nil
 	}
-	v := o.timeLimit.v
-	d, err := time.ParseDuration(strings.TrimSpace(v))
-	switch {
-	case err != nil:
-		return fmt.Errorf("--time-limit: %q is not a duration such as 30s, 5m or 1h30m", v)
-	case d <= 0:
-		return fmt.Errorf("--time-limit: %q must be positive", v)
+	d, err := parseDuration(iobench.SetTimeLimit, o.timeLimit.v, "30s, 5m or 1h30m")
+	if err != nil {
+		return err
 	}
 	cfg.TimeLimit = d
 	return nil

@@ -247,7 +247,7 @@ func (j *runtimeJob) timingFromOpts(o *sweepOpts) error {
 		o.cfg.Seed = uint64(time.Now().UnixNano())
 	}
 	j.cfg = o.cfg
-	return checkSync(j.cfg.Sync)
+	return inFlagWords(j.cfg.SyncError())
 }
 
 // recordFromOpts reads --record: whole float64 elements, within the data.
@@ -275,22 +275,11 @@ func (j *runtimeJob) roundsFromProfile(repeat opt[string]) error {
 	case repeat.set || cfg.Repeat > j.plan.Rounds:
 		j.plan.Rounds = cfg.Repeat
 	}
-	switch {
-	case cfg.TimeBudget == 0 || cfg.Auto:
-	case repeat.set:
-		return usagef("--time-budget: %s needs --repeat auto, not --repeat %s (a fixed number of rounds runs whatever they cost)", cfg.TimeBudget, repeat.v)
-	default:
-		return usagef("--time-budget: %s needs --repeat auto: profile %s runs %d fixed rounds", cfg.TimeBudget, j.sweep.profile, j.plan.Rounds)
+	err := cfg.TimeBudgetError()
+	if err != nil && !repeat.set {
+		err = fmt.Errorf("%w; profile %s runs %d fixed rounds", inFlagWords(err), j.sweep.profile, j.plan.Rounds)
 	}
-	return nil
-}
-
-func checkSync(m iobench.SyncMode) error {
-	switch m {
-	case iobench.SyncFS, iobench.SyncAll, iobench.SyncNone:
-		return nil
-	}
-	return fmt.Errorf("--sync: %q is not syncfs, sync or none", m)
+	return asUsage(err)
 }
 
 // parseOrders reads --convert: byte orders, each once.
