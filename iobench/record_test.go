@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/units"
 )
 
 // unreported are the plan's fields a report does not record, and why; a
@@ -65,5 +67,21 @@ func changeField(t *testing.T, v reflect.Value, f reflect.StructField) {
 		v.Set(reflect.Append(v, reflect.ValueOf(int64(1<<27))))
 	default:
 		t.Fatalf("Config.%s: no way to change a %v here; add one", f.Name, f.Type)
+	}
+}
+
+// NewConfig spells the plan out: enums as words, sizes in bytes.
+func TestRecordOfTheDefaultConfig(t *testing.T) {
+	c := DefaultConfig()
+	c.Sizes = units.PowersOfTwo(4<<10, 1<<20)
+	c.KneeFraction = 0.9
+	got := c.Record()
+	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != string(c.Mode) ||
+		got.Order != string(c.Order) || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
+		t.Errorf("Record(DefaultConfig) = %+v", got)
+	}
+	c.KneeFraction = 0
+	if got := c.Record(); got.KneeFraction != knee.DefaultFraction {
+		t.Errorf("a plan without a knee fraction is reported with %v, want the default %v", got.KneeFraction, knee.DefaultFraction)
 	}
 }

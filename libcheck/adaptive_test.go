@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/iobench/iobench/convert"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
 
 // adaptivePlan is a stdio plan of one layout and byte order whose advice
@@ -22,7 +22,7 @@ func adaptivePlan() Plan {
 	}
 	return Plan{Dir: "/x", Prefix: "p", Elements: 1 << 20, RecordBytes: 1024, Layouts: []Layout{LayoutRecords},
 		Orders: []convert.Order{convert.BigEndian}, Buffers: []int64{8 << 10, 128 << 10, 1 << 20}, DefaultBuffer: 8 << 10,
-		Auto: true, Rounds: iobench.MinAutoRounds, Sweep: NewSweep("test", runs, 128<<10, 128<<10, true, 0.95)}
+		Auto: true, Rounds: record.MinAutoRounds, Sweep: NewSweep("test", runs, 128<<10, 128<<10, true, 0.95)}
 }
 
 // rounds fakes rounds of cases: case c's throughput in round r is
@@ -32,7 +32,7 @@ func rounds(p Plan, cases []Case, from, n int, mib func(Case) float64, noise []f
 	for r := from; r < from+n; r++ {
 		for _, c := range cases {
 			v := mib(c) * noise[r%len(noise)]
-			out = append(out, Sample{Step: Step{Case: c, Round: r}, Bytes: p.Bytes(), Nanos: int64(float64(p.Bytes()) / (v * iobench.MiB) * 1e9)})
+			out = append(out, Sample{Step: Step{Case: c, Round: r}, Bytes: p.Bytes(), Nanos: int64(float64(p.Bytes()) / (v * record.MiB) * 1e9)})
 		}
 	}
 	return out
@@ -72,7 +72,7 @@ func TestAdaptiveDecides(t *testing.T) {
 		t.Errorf("after round 3: %v (stop %q), want the advised case and its default", got, a.Log.Stop)
 	}
 	samples = append(samples, rounds(p, []Case{def, rec}, 4, 1, clear, tight)...)
-	if got := a.Next(samples, 4, 2, at(16)); got != nil || a.Log.Stop != iobench.StopEstablished || len(a.Log.Undecided) != 0 {
+	if got := a.Next(samples, 4, 2, at(16)); got != nil || a.Log.Stop != record.StopEstablished || len(a.Log.Undecided) != 0 {
 		t.Errorf("a clear x2 gain that agrees: next %v, stop %q, undecided %v; want to stop, established", got, a.Log.Stop, a.Log.Undecided)
 	}
 
@@ -93,7 +93,7 @@ func TestAdaptiveDecides(t *testing.T) {
 		t.Errorf("undecided %+v, want the 128 KiB case's gain", a.Log.Undecided)
 	}
 	samples = append(samples, rounds(p, got, 4, 1, near, noisy)...)
-	if got := a.Next(samples, 4, 2, at(48)); got != nil || a.Log.Stop != iobench.StopBudget || a.Log.NextRoundSeconds <= 0 {
+	if got := a.Next(samples, 4, 2, at(48)); got != nil || a.Log.Stop != record.StopBudget || a.Log.NextRoundSeconds <= 0 {
 		t.Errorf("at 48 s of a 50 s budget: next %v, stop %q (next round %v s); want the budget to stop it", got, a.Log.Stop, a.Log.NextRoundSeconds)
 	}
 	if diff := cmp.Diff([]int{3, 3, 3, 2}, a.Log.CasesPerRound); diff != "" || a.Log.Rounds != 4 {

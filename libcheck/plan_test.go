@@ -9,6 +9,7 @@ import (
 	"github.com/iobench/iobench/convert"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
+	"github.com/iobench/iobench/record"
 )
 
 func smallPlan(t *testing.T, dir string) Plan {
@@ -21,7 +22,7 @@ func smallPlan(t *testing.T, dir string) Plan {
 		Dir: dir, Prefix: prefix, Elements: 1 << 18, RecordBytes: DefaultRecordBytes, // 2 MiB
 		Layouts: Layouts(), Orders: []convert.Order{convert.Native, convert.BigEndian},
 		Buffers: []int64{8 << 10, GfortranDefaultBuffer, 1 << 20}, DefaultBuffer: GfortranDefaultBuffer,
-		Rounds: 2, Seed: 7, Sync: iobench.SyncNone,
+		Rounds: 2, Seed: 7, Sync: record.SyncNone,
 	}
 }
 
@@ -113,7 +114,7 @@ func TestSummarizeAgainstSweep(t *testing.T) {
 		if mib == 0 {
 			mib = 900
 		}
-		nanos := int64(float64(p.Bytes()) / (mib * iobench.MiB) * 1e9)
+		nanos := int64(float64(p.Bytes()) / (mib * record.MiB) * 1e9)
 		res.Samples = append(res.Samples, Sample{Step: s, Nanos: nanos, Bytes: p.Bytes(), WriteCalls: calls.Count, WrittenBytes: p.Bytes()})
 	}
 	sw := NewSweep("test", sweepRuns, 128<<10, 128<<10, true, 0.95)

@@ -6,12 +6,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
-	"github.com/iobench/iobench/units"
 	"github.com/iobench/iobench/verdict"
 )
 
@@ -79,21 +77,5 @@ func TestSummaryWarningsOnceAfterAnalyze(t *testing.T) {
 	back.SetResult(res)
 	if diff := cmp.Diff(r.AllWarnings(), back.AllWarnings()); diff != "" {
 		t.Errorf("warnings summarized again (-sweep +analyze):\n%s", diff)
-	}
-}
-
-// NewConfig spells the plan out: enums as words, sizes in bytes.
-func TestNewConfig(t *testing.T) {
-	c := iobench.DefaultConfig()
-	c.Sizes = units.PowersOfTwo(4<<10, 1<<20)
-	c.KneeFraction = 0.9
-	got := c.Record()
-	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != string(c.Mode) ||
-		got.Order != string(c.Order) || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
-		t.Errorf("NewConfig(DefaultConfig) = %+v", got)
-	}
-	c.KneeFraction = 0
-	if got := c.Record(); got.KneeFraction != knee.DefaultFraction {
-		t.Errorf("a plan without a knee fraction is reported with %v, want the default %v", got.KneeFraction, knee.DefaultFraction)
 	}
 }
