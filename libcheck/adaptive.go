@@ -59,27 +59,27 @@ type UndecidedCase struct {
 	Agreement bool `json:"agreement"`
 }
 
-// AutoRounds plans adaptive rounds from what has been measured.
-type AutoRounds struct {
+// autoRounds plans adaptive rounds from what has been measured.
+type autoRounds struct {
 	rt    Runtime
 	p     Plan
 	start time.Time
 	Log   Adaptive
 }
 
-// NewAutoRounds starts the adaptive rounds of plan p for rt at start.
-func NewAutoRounds(rt Runtime, p Plan, start time.Time) *AutoRounds {
-	a := &AutoRounds{rt: rt, p: p, start: start}
+// newAutoRounds starts the adaptive rounds of plan p for rt at start.
+func newAutoRounds(rt Runtime, p Plan, start time.Time) *autoRounds {
+	a := &autoRounds{rt: rt, p: p, start: start}
 	a.Log.BudgetSeconds = p.TimeBudget.Seconds()
 	a.Log.BudgetFromFlag = p.TimeBudget > 0
 	a.Log.Undecided = []UndecidedCase{}
 	return a
 }
 
-// Next chooses the cases of round round+1 after round, which ran ran
+// next chooses the cases of round round+1 after round, which ran ran
 // cases, has finished at now, from every sample so far; nil stops, with
 // the reason in the log.
-func (a *AutoRounds) Next(samples []Sample, round, ran int, now time.Time) []Case {
+func (a *autoRounds) next(samples []Sample, round, ran int, now time.Time) []Case {
 	a.Log.Rounds = round
 	a.Log.CasesPerRound = append(a.Log.CasesPerRound, ran)
 	elapsed := now.Sub(a.start).Seconds()
@@ -108,14 +108,14 @@ func (a *AutoRounds) Next(samples []Sample, round, ran int, now time.Time) []Cas
 	return want
 }
 
-func (a *AutoRounds) stop(why string) []Case {
+func (a *autoRounds) stop(why string) []Case {
 	a.Log.Stop = why
 	return nil
 }
 
 // withDefaults is the undecided cases and the default case of each one's
 // layout and byte order, in report order.
-func (a *AutoRounds) withDefaults(und []UndecidedCase) []Case {
+func (a *autoRounds) withDefaults(und []UndecidedCase) []Case {
 	return slices.DeleteFunc(a.p.Cases(), func(c Case) bool {
 		return !slices.ContainsFunc(und, func(u UndecidedCase) bool {
 			return u.Case == c || c.Default && u.Group() == c.Group()
@@ -127,7 +127,7 @@ func (a *AutoRounds) withDefaults(und []UndecidedCase) []Case {
 // longest run so far (erring long, so the budget holds) plus the mean
 // overhead per run (flush, start of the writer, removal) that the elapsed
 // time shows beyond the timed runs, padded by predictMargin.
-func (a *AutoRounds) predict(samples []Sample, cases []Case) float64 {
+func (a *autoRounds) predict(samples []Sample, cases []Case) float64 {
 	var timed float64
 	longest := map[Case]float64{}
 	for _, s := range samples {

@@ -56,23 +56,23 @@ func TestAdaptiveDecides(t *testing.T) {
 	}
 	tight := []float64{0.99, 1.0, 1.01}
 
-	a := NewAutoRounds(Stdio, p, start)
+	a := newAutoRounds(Stdio, p, start)
 	samples := rounds(p, cases, 1, 1, clear, tight)
-	if got := a.Next(samples, 1, len(cases), at(10)); !slices.Equal(got, cases) {
+	if got := a.next(samples, 1, len(cases), at(10)); !slices.Equal(got, cases) {
 		t.Errorf("after round 1: %v, want every case", got)
 	}
 	if a.Log.BudgetSeconds != DefaultBudgetRounds*10 || a.Log.FirstRoundSeconds != 10 {
 		t.Errorf("budget %v of a first round of %v, want %d x 10 s", a.Log.BudgetSeconds, a.Log.FirstRoundSeconds, DefaultBudgetRounds)
 	}
 	samples = append(samples, rounds(p, cases, 2, 2, clear, tight)...)
-	a.Next(samples[:6], 2, len(cases), at(12))
+	a.next(samples[:6], 2, len(cases), at(12))
 	// Three runs a side cannot pass the U test at 5%: a fourth round of
 	// the advised case and its default.
-	if got := a.Next(samples, 3, len(cases), at(14)); !slices.Equal(got, []Case{def, rec}) {
+	if got := a.next(samples, 3, len(cases), at(14)); !slices.Equal(got, []Case{def, rec}) {
 		t.Errorf("after round 3: %v (stop %q), want the advised case and its default", got, a.Log.Stop)
 	}
 	samples = append(samples, rounds(p, []Case{def, rec}, 4, 1, clear, tight)...)
-	if got := a.Next(samples, 4, 2, at(16)); got != nil || a.Log.Stop != record.StopEstablished || len(a.Log.Undecided) != 0 {
+	if got := a.next(samples, 4, 2, at(16)); got != nil || a.Log.Stop != record.StopEstablished || len(a.Log.Undecided) != 0 {
 		t.Errorf("a clear x2 gain that agrees: next %v, stop %q, undecided %v; want to stop, established", got, a.Log.Stop, a.Log.Undecided)
 	}
 
@@ -81,11 +81,11 @@ func TestAdaptiveDecides(t *testing.T) {
 		return map[int64]float64{8 << 10: 1000, 128 << 10: 1030, 1 << 20: 1000}[c.BufferBytes]
 	}
 	noisy := []float64{0.9, 1.1, 1.0, 0.95, 1.05}
-	a = NewAutoRounds(Stdio, p, start)
+	a = newAutoRounds(Stdio, p, start)
 	samples = rounds(p, cases, 1, 3, near, noisy)
-	a.Next(samples[:3], 1, 3, at(10))
-	a.Next(samples[:6], 2, 3, at(15))
-	got := a.Next(samples, 3, 3, at(20))
+	a.next(samples[:3], 1, 3, at(10))
+	a.next(samples[:6], 2, 3, at(15))
+	got := a.next(samples, 3, 3, at(20))
 	if diff := cmp.Diff([]Case{def, rec}, got); diff != "" {
 		t.Errorf("round 4 (-want +got):\n%s", diff)
 	}
@@ -93,7 +93,7 @@ func TestAdaptiveDecides(t *testing.T) {
 		t.Errorf("undecided %+v, want the 128 KiB case's gain", a.Log.Undecided)
 	}
 	samples = append(samples, rounds(p, got, 4, 1, near, noisy)...)
-	if got := a.Next(samples, 4, 2, at(48)); got != nil || a.Log.Stop != record.StopBudget || a.Log.NextRoundSeconds <= 0 {
+	if got := a.next(samples, 4, 2, at(48)); got != nil || a.Log.Stop != record.StopBudget || a.Log.NextRoundSeconds <= 0 {
 		t.Errorf("at 48 s of a 50 s budget: next %v, stop %q (next round %v s); want the budget to stop it", got, a.Log.Stop, a.Log.NextRoundSeconds)
 	}
 	if diff := cmp.Diff([]int{3, 3, 3, 2}, a.Log.CasesPerRound); diff != "" || a.Log.Rounds != 4 {

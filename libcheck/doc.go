@@ -11,7 +11,7 @@
 //     can change the calls (MPIIOCases, HDF5Cases), and what packing
 //     strided memory costs MPI-IO (PackCost);
 //   - a plan of shuffled, interleaved rounds over layout x byte order x
-//     buffer (Plan), its adaptive rounds (AutoRounds), and its samples
+//     buffer (Plan), its adaptive rounds (Schedule), and its samples
 //     (Sample, Result);
 //   - the summary of its samples against a write(2) sweep: medians and
 //     intervals, gains over the runtime's default, the gains the sweep

@@ -3,7 +3,6 @@ package libcheck
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"time"
@@ -181,23 +180,10 @@ func (p Plan) Cases() []Case {
 // case once in an order shuffled from Seed with iobench's plan generator.
 // An adaptive plan's first rounds are the same.
 func (p Plan) Steps() []Step {
-	rng := p.Rand()
+	rng := record.ShuffleRand(p.Seed)
 	var steps []Step
 	for round := 1; round <= p.Rounds; round++ {
-		steps = append(steps, RoundSteps(rng, round, p.Cases(), len(steps))...)
-	}
-	return steps
-}
-
-func (p Plan) Rand() *rand.Rand { return record.ShuffleRand(p.Seed) }
-
-// RoundSteps is one round of cases, shuffled, numbered after done steps.
-func RoundSteps(rng *rand.Rand, round int, cases []Case, done int) []Step {
-	order := slices.Clone(cases)
-	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	steps := make([]Step, len(order))
-	for i, c := range order {
-		steps[i] = Step{Case: c, Round: round, Seq: done + i + 1}
+		steps = append(steps, roundSteps(rng, round, p.Cases(), len(steps))...)
 	}
 	return steps
 }
@@ -257,26 +243,4 @@ func (s Sample) MiBPerSec() float64 {
 		return 0
 	}
 	return float64(s.Bytes) / (float64(s.Nanos) / 1e9) / record.MiB
-}
-
-// FixedRounds are the rounds of every case: Rounds, or the first
-// record.MinAutoRounds of adaptive rounds.
-func (p Plan) FixedRounds() int {
-	if p.Auto {
-		return record.MinAutoRounds
-	}
-	return p.Rounds
-}
-
-// NextRound is the cases of the round after round, which ran ran steps:
-// every case until Rounds for a fixed plan, else what the adaptive rounds
-// choose; none stops.
-func (p Plan) NextRound(auto *AutoRounds, samples []Sample, round, ran int) []Case {
-	if auto != nil {
-		return auto.Next(samples, round, ran, time.Now())
-	}
-	if round < p.Rounds {
-		return p.Cases()
-	}
-	return nil
 }

@@ -34,8 +34,8 @@ func (w *Writer) Measure(ctx context.Context, p libcheck.Plan, obs Observer) (*l
 		return res, err
 	}
 	fs := iobench.OSFS{Dir: p.Dir}
-	rng, cases := p.Rand(), p.Cases()
-	steps := libcheck.RoundSteps(rng, 1, cases, 0)
+	sched := p.Schedule(w.rt, time.Now())
+	steps := sched.First()
 	if p.Warmup {
 		if obs != nil {
 			obs.WarmupStarted(steps[0].Case)
@@ -46,24 +46,19 @@ func (w *Writer) Measure(ctx context.Context, p libcheck.Plan, obs Observer) (*l
 		}
 		res.WarmupRan = true
 	}
-	var auto *libcheck.AutoRounds
-	if p.Auto {
-		auto = libcheck.NewAutoRounds(w.rt, p, time.Now())
-		defer func() { res.Adaptive = &auto.Log }()
-	}
+	defer func() { res.Adaptive = sched.Adaptive() }()
 	for round := 1; len(steps) > 0; round++ {
 		if obs != nil {
 			obs.RoundPlanned(round, steps)
 		}
-		total := len(res.Samples) + len(steps) + max(0, p.FixedRounds()-round)*len(cases)
+		total := sched.Total(len(res.Samples))
 		for _, s := range steps {
 			if err := w.step(ctx, p, s, fs, obs, total, res); err != nil {
 				res.Incomplete = true
 				return res, interrupted(ctx, err)
 			}
 		}
-		next := p.NextRound(auto, res.Samples, round, len(steps))
-		steps = libcheck.RoundSteps(rng, round+1, next, len(res.Samples))
+		steps = sched.Next(res.Samples, time.Now())
 	}
 	return res, nil
 }
