@@ -19,73 +19,76 @@ const (
 	DefaultMaxSize = 1 << 26
 )
 
-// Config is one sweep's plan, all sizes in bytes.
+// Config is one sweep's plan, all sizes in bytes. Each field's record tag
+// names the field of record.Config that reports it: Record copies it
+// there, converted by kind (an enum's name, a duration's seconds), or
+// derives the value (",derived": Record says how); "-" is not reported.
 type Config struct {
-	Dir     string
-	Count   int64         // elements written per run
-	Type    convert.Type  // element type
-	Convert convert.Order // byte order in the file
-	Stride  int           // take every Stride-th source element
-	Sizes   []int64       // write sizes, bytes
-	Repeat  int           // rounds; each round runs every size once
+	Dir     string        `record:"-"`
+	Count   int64         `record:"Count"`       // elements written per run
+	Type    convert.Type  `record:"ElementType"` // element type
+	Convert convert.Order `record:"Convert"`     // byte order in the file
+	Stride  int           `record:"Stride"`      // take every Stride-th source element
+	Sizes   []int64       `record:"Sizes"`       // write sizes, bytes
+	Repeat  int           `record:"Repeat"`      // rounds; each round runs every size once
 	// Auto: adaptive rounds (--repeat auto) instead of Repeat rounds, within
 	// TimeBudget (0: DefaultBudgetRounds x the first round).
-	Auto       bool
-	TimeBudget time.Duration
+	Auto       bool          `record:"RepeatAuto"`
+	TimeBudget time.Duration `record:"TimeBudget"`
 	// KneeFraction is the knee's band, which adaptive rounds aim at.
-	KneeFraction float64
+	KneeFraction float64 `record:"KneeFraction,derived"`
 	// ReferenceSizes are sizes a recommendation is judged against (a
 	// runtime's default buffer): adaptive rounds run those in Sizes in
 	// each of the first MinAutoRounds rounds, so the gain over them can
 	// be tested, however far below the knee they lie.
-	ReferenceSizes []int64
-	Order          Order      // order of sizes within a round
-	Seed           uint64     // shuffle seed
-	Fsync          bool       // fsync before close, inside the timing
-	Sync           SyncMode   // flush before each run, outside the timing
-	Warmup         bool       // one untimed pass before the first run
-	Source         SourceKind // array or window
-	Force          bool       // skip the free-space check
-	Verify         bool       // read back and check every element after each run
-	Keep           bool       // keep the last data file
-	Mode           Mode       // write, read or both
-	Direct         bool       // O_DIRECT
-	Drop           DropMode   // how read runs avoid the page cache
+	ReferenceSizes []int64    `record:"-"`
+	Order          Order      `record:"Order"`     // order of sizes within a round
+	Seed           uint64     `record:"Seed"`      // shuffle seed
+	Fsync          bool       `record:"Fsync,derived"`     // fsync before close, inside the timing
+	Sync           SyncMode   `record:"Sync"`      // flush before each run, outside the timing
+	Warmup         bool       `record:"Warmup"`    // one untimed pass before the first run
+	Source         SourceKind `record:"Source"`    // array or window
+	Force          bool       `record:"-"`         // skip the free-space check
+	Verify         bool       `record:"Verify"`    // read back and check every element after each run
+	Keep           bool       `record:"-"`         // keep the last data file
+	Mode           Mode       `record:"Mode"`      // write, read or both
+	Direct         bool       `record:"Direct"`    // O_DIRECT
+	Drop           DropMode   `record:"CacheDrop"` // how read runs avoid the page cache
 	// TimeLimit stops each run's calls once it has run this long
 	// (stonewalling); throughput is then the bytes moved over the time
 	// taken. 0: every run moves all the data.
-	TimeLimit time.Duration
-	Data      DataPattern // what the data holds; "" is DataRamp
-	Flush     FlushMode   // flush inside the timing; "": FlushFsync if Fsync, else none
-	OpenSync  OpenSync
+	TimeLimit time.Duration `record:"TimeLimit"`
+	Data      DataPattern   `record:"Data,derived"`  // what the data holds; "" is DataRamp
+	Flush     FlushMode     `record:"Flush,derived"` // flush inside the timing; "": FlushFsync if Fsync, else none
+	OpenSync  OpenSync      `record:"OpenSync"`
 	// Preallocate fallocates each data file to its full size before the
 	// timed run, untimed; the run then opens it for writing.
-	Preallocate bool
+	Preallocate bool `record:"Preallocate"`
 	// Overwrite writes every run into one data file iobench creates and
 	// writes in full before the first run, instead of a new file each run.
-	Overwrite bool
+	Overwrite bool `record:"Overwrite"`
 	// Latency times write(2) and read(2) calls into a histogram per run:
 	// a random sample of them, or every call with LatencyAll.
-	Latency    bool
-	LatencyAll bool
-	Ranks      int // processes writing to the file system at once (MPI); 0 means 1
+	Latency    bool `record:"Latency"`
+	LatencyAll bool `record:"LatencyAll"`
+	Ranks      int  `record:"-"` // processes writing to the file system at once (MPI); 0 means 1
 	// Writer is this writer's place among those of one sweep (MPI rank,
 	// job); each writes its own random data, so a deduplicating file
 	// system cannot store the writers' data once.
-	Writer int
+	Writer int `record:"-"`
 	// ReadShift makes each MPI rank's read runs read the file of the rank
 	// ReadShift places on, (rank+ReadShift) mod ranks, as IOR's -C does,
 	// so no rank reads what its own client cached; 0: its own file.
-	ReadShift int
+	ReadShift int `record:"-"`
 	// Variants, when set, are the ways of writing the data that one
 	// interleaved plan compares (Variant); they replace Type, Convert
 	// and Direct, and Count counts elements of Type. The first is the
 	// reference.
-	Variants []Variant
+	Variants []Variant `record:"Variants,derived"`
 	// Jobs is the number of writers in this process, each with its own
 	// file (or segment of a shared one), run together and aggregated as
 	// MPI ranks are; 0 means 1.
-	Jobs int
+	Jobs int `record:"Jobs"`
 }
 
 // DefaultConfig is the reference experiment done right: 2.5e8 float64

@@ -1,6 +1,12 @@
 package iobench
 
 import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
 	"github.com/iobench/iobench/knee"
 	"github.com/iobench/iobench/record"
 )
@@ -89,23 +95,47 @@ func Summarize(res *Result) []SizeResult { return record.Summarize(res) }
 // MergeLatency is record.MergeLatency.
 func MergeLatency(ls ...*Latency) *Latency { return record.MergeLatency(ls...) }
 
-// Record is the plan as a report records it, enums spelled out; its
-// knee fraction is the plan's, knee.DefaultFraction when the plan leaves
-// it 0.
+// Record is the plan as a report records it, enums spelled out: every
+// field of Config tagged with a record field is copied into it (see
+// Config), then the derived ones are set: sizes in bytes, the flush the
+// plan makes of Fsync and Flush, the data pattern, the knee fraction
+// (knee.DefaultFraction when the plan leaves it 0) and the variants.
 func (c Config) Record() record.Config {
-	fraction := c.KneeFraction
-	if fraction == 0 {
-		fraction = knee.DefaultFraction
-	}
-	return record.Config{
-		Count: c.Count, ElementType: c.Type.String(), ElementSize: c.ElemSize(), TotalBytes: c.TotalBytes(),
-		Sizes: c.Sizes, Source: string(c.Source), SourceBytes: c.SourceBytes(), Sync: string(c.Sync),
-		Fsync: c.FlushKind() == record.FlushFsync, Repeat: c.Repeat, RepeatAuto: c.Auto, TimeBudget: c.TimeBudget.Seconds(), Order: string(c.Order), Seed: c.Seed, Warmup: c.Warmup,
-		Convert: c.Convert.String(), Stride: c.Stride, Mode: string(c.Mode), Direct: c.Direct,
-		CacheDrop: string(c.Drop), Verify: c.Verify, KneeFraction: fraction,
-		TimeLimit: c.TimeLimit.Seconds(), Data: string(c.DataKind()), Flush: string(c.FlushKind()), OpenSync: string(c.OpenSync),
-		Preallocate: c.Preallocate, Overwrite: c.Overwrite, Latency: c.Latency, LatencyAll: c.LatencyAll,
-		Jobs: c.Jobs, Variants: c.recordVariants(),
+	var r record.Config
+	copyTagged(reflect.ValueOf(c), reflect.ValueOf(&r).Elem())
+	r.ElementSize, r.TotalBytes, r.SourceBytes = c.ElemSize(), c.TotalBytes(), c.SourceBytes()
+	r.Fsync, r.Flush = c.FlushKind() == record.FlushFsync, string(c.FlushKind())
+	r.Data = string(c.DataKind())
+	r.KneeFraction = cmp.Or(c.KneeFraction, knee.DefaultFraction)
+	r.Variants = c.recordVariants()
+	return r
+}
+
+// copyTagged copies each field of src whose record tag names a field of
+// dst (and is not derived) into that field: the same type as is, an
+// enum as its name, a duration as seconds. Any other pair panics, which
+// TestEverySettingIsRecorded turns into a failure.
+func copyTagged(src, dst reflect.Value) {
+	for i := range src.NumField() {
+		name, derived, _ := strings.Cut(src.Type().Field(i).Tag.Get("record"), ",")
+		if name == "-" || derived != "" {
+			continue
+		}
+		from, to := src.Field(i), dst.FieldByName(name)
+		switch {
+		case !to.IsValid():
+			panic(fmt.Sprintf("Config.%s: record.Config has no field %s", src.Type().Field(i).Name, name))
+		case from.Type() == to.Type():
+			to.Set(from)
+		case from.Type() == reflect.TypeFor[time.Duration]() && to.Kind() == reflect.Float64:
+			to.SetFloat(from.Interface().(time.Duration).Seconds())
+		case to.Kind() == reflect.String && from.Type().Implements(reflect.TypeFor[fmt.Stringer]()):
+			to.SetString(from.Interface().(fmt.Stringer).String())
+		case to.Kind() == reflect.String && from.Kind() == reflect.String:
+			to.SetString(from.String())
+		default:
+			panic(fmt.Sprintf("Config.%s: no record of a %v as record.Config.%s", src.Type().Field(i).Name, from.Type(), name))
+		}
 	}
 }
 

@@ -36,7 +36,12 @@ func TestEverySettingIsRecorded(t *testing.T) {
 		changeField(t, reflect.ValueOf(&c).Elem().Field(i), f)
 		diff := cmp.Diff(base.Record(), c.Record())
 		why, skip := unreported[f.Name]
+		tag, tagged := f.Tag.Lookup("record")
 		switch {
+		case !tagged:
+			t.Errorf("Config.%s has no record tag: name the record.Config field that reports it, or \"-\"", f.Name)
+		case skip != (tag == "-"):
+			t.Errorf("Config.%s: tag %q, and unreported lists it: %v; a field not reported is tagged \"-\" and listed with the reason", f.Name, tag, skip)
 		case skip && diff != "":
 			t.Errorf("Config.%s is listed as unreported (%s), but the record changes with it", f.Name, why)
 		case !skip && diff == "":
@@ -70,7 +75,8 @@ func changeField(t *testing.T, v reflect.Value, f reflect.StructField) {
 	}
 }
 
-// NewConfig spells the plan out: enums as words, sizes in bytes.
+// TestRecordOfTheDefaultConfig: the record spells the plan out, enums as
+// words, sizes in bytes, the knee fraction defaulted.
 func TestRecordOfTheDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
 	c.Sizes = units.PowersOfTwo(4<<10, 1<<20)
