@@ -30,7 +30,12 @@ func (c Config) FilesAtOnce() int64 {
 // SpaceNeeded is the free space, in bytes, a sweep needs on a file system
 // of fsTotal bytes.
 func (c Config) SpaceNeeded(fsTotal uint64) int64 {
-	data := c.TotalBytes() * c.FilesAtOnce() * int64(max(c.Ranks, 1)) * int64(max(c.Jobs, 1))
+	return SpaceFor(c.TotalBytes()*c.FilesAtOnce()*int64(max(c.Ranks, 1))*int64(max(c.Jobs, 1)), fsTotal)
+}
+
+// SpaceFor is the room data bytes need on a file system of fsTotal
+// bytes: the data and a margin, so the run never fills it.
+func SpaceFor(data int64, fsTotal uint64) int64 {
 	return data + max(min(SpaceMargin, int64(fsTotal/10)), data/50)
 }
 

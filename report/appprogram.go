@@ -32,6 +32,9 @@ type AppProgram struct {
 	Curve              *AppProgramCurve   `json:"curve,omitempty"`
 	RuntimePrice       *AppRuntimePrice   `json:"runtime_price,omitempty"`
 	Notes              []string           `json:"notes,omitempty"`
+	// NoCurve says why no curve was measured for the program, when none
+	// was: it wrote no regular file, or there is no room for the curve.
+	NoCurve string `json:"no_curve,omitempty"`
 }
 
 // AppRuntimePrice is the program's writes priced through the runtime

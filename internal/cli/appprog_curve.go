@@ -90,7 +90,7 @@ func flushConfig(cfg *iobench.Config, mode string) {
 func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *report.AppProgram) (*pricedCurve, error) {
 	big := largestFile(in)
 	if big == nil {
-		p.Notes = append(p.Notes, "the program wrote no regular file: there is no curve to measure and nothing to price")
+		p.NoCurve = "the program wrote no regular file: there is no curve to measure and nothing to price"
 		return nil, nil
 	}
 	dir, done, err := r.scratchBeside(big.Path, ".iobench-curve-", "the quick curve")
@@ -101,6 +101,10 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 	info, err := fsinfo.Stat(dir)
 	if err != nil {
 		return nil, err
+	}
+	if why := noRoom(info, "the quick curve", clampBytes(big.Bytes)); why != "" {
+		p.NoCurve = fmt.Sprintf("no quick curve: %s; free space there, or give a measured curve with --curve", why)
+		return nil, nil
 	}
 	cfg := iobench.DefaultConfig()
 	cfg.Dir, cfg.Count = dir, clampBytes(big.Bytes)/8
@@ -128,6 +132,18 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 	p.Curve = &report.AppProgramCurve{Source: "quick sweep", Flush: p.Flush, Matches: true, Comparable: true,
 		Dir: filepath.Dir(big.Path), FileBytes: cfg.TotalBytes(), Seconds: time.Since(begin).Seconds()}
 	return &pricedCurve{rep: qs.rep, path: "quick sweep in " + filepath.Dir(big.Path)}, nil
+}
+
+// noRoom says why a scratch run writing data bytes at a time does not
+// fit on the file system of info, or "" when it does; the margin is the
+// sweep's, so neither fills a shared file system.
+func noRoom(info fsinfo.Info, what string, data int64) string {
+	need := iobench.SpaceFor(data, info.TotalBytes)
+	if uint64(need) <= info.AvailBytes {
+		return ""
+	}
+	return fmt.Sprintf("%s needs %s (%d bytes: a run's data plus a margin) and the file system mounted at %s has %s available",
+		what, humanBytes(need), need, info.MountPoint, humanize.IBytes(info.AvailBytes))
 }
 
 // largestFile is the regular file the program wrote most bytes to.

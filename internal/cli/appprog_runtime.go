@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
 	"github.com/iobench/iobench/report"
@@ -80,6 +81,13 @@ func (r *programRun) runPrice(ctx context.Context, rt libcheck.Runtime, file str
 		return runtimes.Price{}, err
 	}
 	defer done()
+	info, err := fsinfo.Stat(dir)
+	if err != nil {
+		return runtimes.Price{}, err
+	}
+	if why := noRoom(info, "the price", spec.Bytes); why != "" {
+		return runtimes.Price{}, errors.New(why)
+	}
 	if spec.Prefix, err = iobench.UniquePrefix(); err != nil {
 		return runtimes.Price{}, err
 	}

@@ -99,6 +99,9 @@ func noCurveWords(r *report.AppReport) string {
 	if untracedProgram(r) {
 		return "Without a trace there are no write(2) calls to price: with strace installed and allowed to trace (see the line above), app runs the program under it and measures a curve that matches it."
 	}
+	if r.Program != nil && r.Program.NoCurve != "" {
+		return "There is nothing to price: " + r.Program.NoCurve
+	}
 	if r.Program != nil {
 		return "There is nothing to price: " + strings.Join(r.Program.Notes, "; ")
 	}
