@@ -42,18 +42,18 @@ type Config struct {
 	// each of the first MinAutoRounds rounds, so the gain over them can
 	// be tested, however far below the knee they lie.
 	ReferenceSizes []int64    `record:"-"`
-	Order          Order      `record:"Order"`     // order of sizes within a round
-	Seed           uint64     `record:"Seed"`      // shuffle seed
-	Fsync          bool       `record:"Fsync,derived"`     // fsync before close, inside the timing
-	Sync           SyncMode   `record:"Sync"`      // flush before each run, outside the timing
-	Warmup         bool       `record:"Warmup"`    // one untimed pass before the first run
-	Source         SourceKind `record:"Source"`    // array or window
-	Force          bool       `record:"-"`         // skip the free-space check
-	Verify         bool       `record:"Verify"`    // read back and check every element after each run
-	Keep           bool       `record:"-"`         // keep the last data file
-	Mode           Mode       `record:"Mode"`      // write, read or both
-	Direct         bool       `record:"Direct"`    // O_DIRECT
-	Drop           DropMode   `record:"CacheDrop"` // how read runs avoid the page cache
+	Order          Order      `record:"Order"`         // order of sizes within a round
+	Seed           uint64     `record:"Seed"`          // shuffle seed
+	Fsync          bool       `record:"Fsync,derived"` // fsync before close, inside the timing
+	Sync           SyncMode   `record:"Sync"`          // flush before each run, outside the timing
+	Warmup         bool       `record:"Warmup"`        // one untimed pass before the first run
+	Source         SourceKind `record:"Source"`        // array or window
+	Force          bool       `record:"-"`             // skip the free-space check
+	Verify         bool       `record:"Verify"`        // read back and check every element after each run
+	Keep           bool       `record:"-"`             // keep the last data file
+	Mode           Mode       `record:"Mode"`          // write, read or both
+	Direct         bool       `record:"Direct"`        // O_DIRECT
+	Drop           DropMode   `record:"CacheDrop"`     // how read runs avoid the page cache
 	// TimeLimit stops each run's calls once it has run this long
 	// (stonewalling); throughput is then the bytes moved over the time
 	// taken. 0: every run moves all the data.
