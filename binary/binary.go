@@ -64,6 +64,15 @@ func (m found) add(k Kind, lib, evidence string) {
 	m[k] = r
 }
 
+// version fills an Open MPI runtime's version from lib, a libmpi seen
+// after the first evidence (often libopen-pal, which does not tell it).
+func (m found) version(k Kind, lib string) {
+	if r, ok := m[k]; ok && k == OpenMPI && r.Version == "" {
+		r.Version = openMPIVersion(lib)
+		m[k] = r
+	}
+}
+
 func (m found) list() []Runtime {
 	var out []Runtime
 	for _, k := range order {
@@ -127,6 +136,7 @@ func addLibs(m found, libs, evidence []string) {
 	for i, p := range libs {
 		if k, ok := identify(p, openPal); ok {
 			m.add(k, p, evidence[i])
+			m.version(k, p)
 		}
 	}
 }

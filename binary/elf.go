@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -159,4 +160,49 @@ func definedSymbols(f *elf.File) map[string]bool {
 		}
 	}
 	return defined
+}
+
+// ompiSeries is the Open MPI release series of libmpi.so.40.A.x by its
+// libtool age A (each series' VERSION file); 5.0 kept soname 40.
+var ompiSeries = map[string]string{"0": "3.0", "10": "3.1", "20": "4.0", "30": "4.1", "40": "5.0"}
+
+var libmpiFile = regexp.MustCompile(`^libmpi\.so\.40\.([0-9]+)\.[0-9]+$`)
+
+// openMPIVersion is the Open MPI release of a libmpi: its series from
+// the real file's name (libmpi.so.40.30.4 is 4.1), the release from the
+// version string the library carries ("4.1.4"), else the series alone;
+// "" when the name does not tell.
+func openMPIVersion(lib string) string {
+	real, err := filepath.EvalSymlinks(lib)
+	if err != nil {
+		return ""
+	}
+	sub := libmpiFile.FindStringSubmatch(filepath.Base(real))
+	if sub == nil || ompiSeries[sub[1]] == "" {
+		return ""
+	}
+	series := ompiSeries[sub[1]]
+	return cmp.Or(rodataRelease(real, series), series)
+}
+
+// rodataRelease finds "S.N" or "vS.N", a whole string, in lib's .rodata.
+func rodataRelease(lib, series string) string {
+	f, err := elf.Open(lib)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sec := f.Section(".rodata")
+	if sec == nil {
+		return ""
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return ""
+	}
+	re := regexp.MustCompile(`\x00v?(` + regexp.QuoteMeta(series) + `\.[0-9]+)\x00`)
+	if m := re.FindSubmatch(data); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
