@@ -5,10 +5,14 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Kind is an I/O runtime.
@@ -21,6 +25,10 @@ const (
 	MPICH        Kind = "MPICH"
 	HDF5         Kind = "HDF5"
 	IntelFortran Kind = "Intel Fortran runtime"
+	// Cxx and Python buffer in themselves, out of any setting's reach:
+	// named so that tune can say so.
+	Cxx    Kind = "libstdc++"
+	Python Kind = "Python"
 )
 
 // ErrNotELF is wrapped when the executable is a script or other non-ELF file.
@@ -45,7 +53,7 @@ type Facts struct {
 }
 
 // order is the order of Facts.Runtimes: most specific advice first.
-var order = []Kind{Gfortran, IntelFortran, OpenMPI, MPICH, HDF5, Stdio}
+var order = []Kind{Gfortran, IntelFortran, OpenMPI, MPICH, HDF5, Cxx, Python, Stdio}
 
 // found collects one Runtime per Kind; the first evidence wins.
 type found map[Kind]Runtime
@@ -94,6 +102,7 @@ func Inspect(exe string, loaded []string) (Facts, error) {
 		why[i] = "loaded " + p
 	}
 	addLibs(m, loaded, why)
+	addPython(m, exe)
 	f, err := openELF(exe)
 	if err != nil {
 		facts.Runtimes = m.list()
@@ -105,6 +114,7 @@ func Inspect(exe string, loaded []string) (Facts, error) {
 	if len(loaded) == 0 && !facts.Static {
 		addNeeded(m, f, exe, facts.Needed)
 	}
+	addCxx(m, f, exe, facts.Needed)
 	// Also catches runtimes linked in statically, e.g. -static-libgfortran.
 	addSymbols(m, f, exe, facts.Static)
 	facts.Runtimes = m.list()
@@ -134,7 +144,7 @@ func hasInterp(f *elf.File) bool {
 func addLibs(m found, libs, evidence []string) {
 	openPal := anyOpenPal(libs)
 	for i, p := range libs {
-		if k, ok := identify(p, openPal); ok {
+		if k, ok := identify(p, openPal); ok && k != Cxx {
 			m.add(k, p, evidence[i])
 			m.version(k, p)
 		}
@@ -182,6 +192,10 @@ func identify(path string, openPal bool) (Kind, bool) {
 		return IntelFortran, true
 	case isSO(b, "libhdf5"):
 		return HDF5, true
+	case isSO(b, "libstdc++"):
+		return Cxx, true
+	case isSO(b, "libpython"):
+		return Python, true
 	case isSO(b, "libmpich"):
 		return MPICH, true
 	case isOpenPal(b), isSO(b, "libmpi_mpifh"), isSO(b, "libmpi_usempi"):
@@ -195,6 +209,61 @@ func identify(path string, openPal bool) (Kind, bool) {
 		}
 	}
 	return "", false
+}
+
+// addCxx names libstdc++ when the executable itself needs it: MPI and
+// other runtimes load it for their own use, which says nothing of the
+// program's streams.
+func addCxx(m found, f *elf.File, exe string, needed []string) {
+	for _, n := range needed {
+		if isSO(n, "libstdc++") {
+			m.add(Cxx, cmp.Or(resolve(n, searchDirs(f, exe)), n), "DT_NEEDED "+n+" of "+exe)
+			return
+		}
+	}
+}
+
+var pythonExe = regexp.MustCompile(`^python[0-9.]*$`)
+
+// addPython names Python from the interpreter's name: Debian's python3
+// links libpython in, so no libpython.so shows; a script's #! line names
+// it when the script itself is the executable.
+func addPython(m found, exe string) {
+	if pythonExe.MatchString(filepath.Base(exe)) {
+		m.add(Python, exe, "the executable is "+filepath.Base(exe))
+		return
+	}
+	if interp := shebang(exe); pythonExe.MatchString(filepath.Base(interp)) {
+		m.add(Python, exe, "its #! line runs "+interp)
+	}
+}
+
+// shebang is the interpreter of a #! line ("env python3" gives python3);
+// "" when exe has none.
+func shebang(exe string) string {
+	f, err := os.OpenFile(exe, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if !strings.HasPrefix(line, "#!") || len(fields) == 0 {
+		return ""
+	}
+	if filepath.Base(fields[0]) == "env" {
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				return f
+			}
+		}
+	}
+	return fields[0]
 }
 
 // isSO: name starts with prefix and is some .so file.

@@ -111,3 +111,70 @@ func TestRealHDF5Program(t *testing.T) {
 		t.Logf("h5cc %v: %+v", args, r)
 	}
 }
+
+const cxxSrc = `#include <fstream>
+int main() { std::ofstream out("x.txt"); out << "hi\n"; return 0; }
+`
+
+// A C++ program built with g++ links libstdc++, named for what tune
+// cannot reach.
+func TestRealCxxProgram(t *testing.T) {
+	dir := t.TempDir()
+	if err := build(t, "g++", dir, "p.cc", cxxSrc, "-o", "prog"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Inspect(filepath.Join(dir, "prog"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := find(f, Cxx); !ok || filepath.Base(r.Lib) != "libstdc++.so.6" {
+		t.Errorf("runtimes %+v, want libstdc++.so.6", f.Runtimes)
+	}
+	if got := f.Runtimes[len(f.Runtimes)-1].Kind; got != Stdio {
+		t.Errorf("last runtime %q, want glibc stdio last", got)
+	}
+}
+
+// Python shows by a libpython soname, the interpreter's name, or a
+// script's #! line.
+func TestPython(t *testing.T) {
+	dir := t.TempDir()
+	fakeLibs(t, dir, "libpython3.11.so.1.0")
+	if err := build(t, "gcc", dir, "p.c", cSrc, "-o", "python3.11"); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "run.py")
+	if err := os.WriteFile(script, []byte("#!/usr/bin/env -S python3 -u\nprint(1)\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		exe    string
+		loaded []string
+		why    string
+	}{
+		{filepath.Join(dir, "python3.11"), nil, "the executable is python3.11"},
+		{filepath.Join(dir, "none"), []string{filepath.Join(dir, "libpython3.11.so.1.0")}, "loaded " + filepath.Join(dir, "libpython3.11.so.1.0")},
+		{script, nil, "its #! line runs python3"},
+	} {
+		f, _ := Inspect(tc.exe, tc.loaded)
+		if r, ok := find(f, Python); !ok || r.Evidence != tc.why {
+			t.Errorf("%s %v: runtimes %+v, want Python: %q", tc.exe, tc.loaded, f.Runtimes, tc.why)
+		}
+	}
+	f, _ := Inspect(filepath.Join(dir, "run.sh"), nil)
+	if _, ok := find(f, Python); ok {
+		t.Errorf("a missing file read as Python: %+v", f.Runtimes)
+	}
+}
+
+// libstdc++ that a runtime loaded is not the program's.
+func TestCxxOnlyFromTheExecutable(t *testing.T) {
+	dir := t.TempDir()
+	if err := build(t, "gcc", dir, "p.c", cSrc, "-o", "prog"); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := Inspect(filepath.Join(dir, "prog"), []string{"/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "/lib/x86_64-linux-gnu/libc.so.6"})
+	if _, ok := find(f, Cxx); ok {
+		t.Errorf("a C program that loaded libstdc++ read as C++: %+v", f.Runtimes)
+	}
+}

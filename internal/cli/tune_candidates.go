@@ -58,7 +58,7 @@ func candidates(rep *report.AppReport, sets []string, shim *preload.Shim, shimWh
 	if kinds[string(binary.HDF5)] {
 		cannot = append(cannot, "HDF5: its alignment, chunk cache and metadata block size are set by the program (H5Pset_alignment, H5Pset_cache, H5Pset_meta_block_size), not from outside; tune tries the MPI-IO and stdio settings beneath it")
 	}
-	cannot = append(cannot, unreachable(p)...)
+	cannot = append(cannot, unreachable(kinds)...)
 	if len(out) == 0 {
 		cannot = append(cannot, ownCalls(rep)...)
 	}
@@ -229,16 +229,13 @@ func ownCalls(rep *report.AppReport) []string {
 }
 
 // unreachable names the runtimes whose buffers no setting reaches.
-func unreachable(p *report.AppProgram) []string {
+func unreachable(kinds map[string]bool) []string {
 	var out []string
-	base := filepath.Base(p.Exe)
-	if strings.HasPrefix(base, "python") {
+	if kinds[string(binary.Python)] {
 		out = append(out, "Python: a file object's buffer is open()'s buffering argument, set in the program; tune cannot set it from outside")
 	}
-	for _, l := range p.Libraries {
-		if strings.Contains(l.Lib, "libstdc++") {
-			out = append(out, "C++ streams: std::ofstream buffers in libstdc++ (rdbuf()->pubsetbuf in the program), which the stdio shim does not reach")
-		}
+	if kinds[string(binary.Cxx)] {
+		out = append(out, "C++ streams: std::ofstream buffers in libstdc++ (rdbuf()->pubsetbuf in the program), which the stdio shim does not reach")
 	}
 	return out
 }
