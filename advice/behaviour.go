@@ -84,14 +84,16 @@ func RecogniseGfortranDefault(f workload.File) (Behaviour, bool) {
 
 // RecogniseStdio reads a file's calls as C stdio's full-buffered
 // output: calls of its buffer, st_blksize (blksize) unless the program
-// set one.
-func RecogniseStdio(f workload.File, blksize int64) (Behaviour, bool) {
+// set one. writer is the evidence that stdio writes the program's files
+// (binary.StdioWriter); without it the calls are the program's own
+// write(2), whatever their size.
+func RecogniseStdio(f workload.File, blksize int64, writer string) (Behaviour, bool) {
 	call, share := dominantCall(f)
-	if call <= 0 || share < 0.5 || call != blksize || positioned(f) {
+	if writer == "" || call <= 0 || share < 0.5 || call != blksize || positioned(f) {
 		return Behaviour{}, false
 	}
 	return Behaviour{Path: f.Path, Runtime: RuntimeStdio, Knob: "the FILE's buffer (setvbuf with a buffer of its own)", Buffer: blksize, Call: call, Share: share,
-		Why: fmt.Sprintf("%.0f%% of the calls are %s, the file system's st_blksize: C stdio's default buffer", 100*share, units.FormatSize(blksize))}, true
+		Why: fmt.Sprintf("%.0f%% of the calls are %s, the file system's st_blksize: C stdio's default buffer (%s)", 100*share, units.FormatSize(blksize), writer)}, true
 }
 
 // positioned says whether a trace shows pwrite-family calls: stdio

@@ -62,11 +62,14 @@ func TestRecogniseGfortranDefaultFromSizesAlone(t *testing.T) {
 }
 
 func TestRecogniseStdio(t *testing.T) {
-	if b, ok := RecogniseStdio(callsFile(4096, 131072), 4096); !ok || b.KnobFor(32768) != 32768 {
+	if b, ok := RecogniseStdio(callsFile(4096, 131072), 4096, "prog imports fopen and fwrite"); !ok || b.KnobFor(32768) != 32768 {
 		t.Errorf("4 KiB calls on a 4 KiB st_blksize: %v %v", b, ok)
 	}
-	if _, ok := RecogniseStdio(callsFile(65592, 100), 4096); ok {
+	if _, ok := RecogniseStdio(callsFile(65592, 100), 4096, "prog imports fopen and fwrite"); ok {
 		t.Error("65,592-byte calls are not stdio's")
+	}
+	if b, ok := RecogniseStdio(callsFile(4096, 131072), 4096, ""); ok {
+		t.Errorf("4 KiB calls of a program not shown to write through stdio: %+v", b)
 	}
 }
 
@@ -103,11 +106,11 @@ func TestForBehaviours(t *testing.T) {
 // 4 KiB pwrite calls are a program's or MPI-IO's own, not stdio's.
 func TestRecogniseStdioNotPwrite(t *testing.T) {
 	f := callsFile(4096, 100)
-	if _, ok := RecogniseStdio(f, 4096); !ok {
+	if _, ok := RecogniseStdio(f, 4096, "fwrite"); !ok {
 		t.Fatal("4 KiB write calls: want stdio")
 	}
 	f.Syscalls = map[string]int64{"pwrite64": 100}
-	if b, ok := RecogniseStdio(f, 4096); ok {
+	if b, ok := RecogniseStdio(f, 4096, "fwrite"); ok {
 		t.Errorf("4 KiB pwrite64 calls read as stdio: %+v", b)
 	}
 }

@@ -122,7 +122,16 @@ func Inspect(exe string, loaded []string) (Facts, error) {
 }
 
 // openELF opens path as ELF; a file that is not ELF gives ErrNotELF.
+// The path may come from a log: only a regular file is opened, so a
+// FIFO there cannot hang it.
 func openELF(path string) (*elf.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotELF)
+	}
 	f, err := elf.Open(path)
 	var fe *elf.FormatError
 	if errors.As(err, &fe) {

@@ -296,6 +296,21 @@ func logBehaviours(inputs []workload.Input) []advice.Behaviour {
 	return out
 }
 
+// stdioWriter is the evidence that the input's program writes its
+// files through C stdio (binary.StdioWriter); "" when it does not, or
+// when its executable is not here to tell.
+func stdioWriter(in workload.Input) string {
+	exe, _, _ := strings.Cut(strings.TrimSpace(in.Exe), " ")
+	if exe == "" {
+		return ""
+	}
+	why, ok := binary.StdioWriter(exe, in.Libraries)
+	if !ok {
+		return ""
+	}
+	return why
+}
+
 // tracedLibraries names the runtimes whose shared objects a trace shows
 // the program opening.
 func tracedLibraries(inputs []workload.Input) map[string]string {

@@ -199,9 +199,10 @@ func (r *programRun) gfortranBuffer() int64 {
 
 // behaviours reads each written file's call sizes as the runtime that
 // made them, among those the program loaded; stdio where the sizes are
-// st_blksize's.
+// st_blksize's and the program writes through stdio.
 func behaviours(in workload.Input, gfortranBuf int64, linked map[string]string) []advice.Behaviour {
 	var out []advice.Behaviour
+	stdio := stdioWriter(in)
 	for _, f := range in.Files {
 		if linked[advice.RuntimeLibgfortran] != "" {
 			if b, ok := advice.RecogniseGfortran(f, gfortranBuf); ok {
@@ -213,7 +214,7 @@ func behaviours(in workload.Input, gfortranBuf int64, linked map[string]string) 
 			out = append(out, b)
 			continue
 		}
-		if b, ok := advice.RecogniseStdio(f, blockSizeOf(f.Path)); ok {
+		if b, ok := advice.RecogniseStdio(f, blockSizeOf(f.Path), stdio); ok {
 			out = append(out, b)
 			linked[advice.RuntimeStdio] = b.Why
 		}

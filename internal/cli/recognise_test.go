@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/report"
+	"github.com/iobench/iobench/workload"
 )
 
 // buildC writes src to dir/name and compiles it with compiler into
@@ -67,5 +69,72 @@ func TestCannotReachPython(t *testing.T) {
 		if !slices.ContainsFunc(cannot, func(s string) bool { return strings.HasPrefix(s, "Python:") }) {
 			t.Errorf("%s %v: cannot %q, libraries %+v: want the Python line", tc.exe, tc.loaded, cannot, libs)
 		}
+	}
+}
+
+// traceOf runs exe in dir under strace and reads the trace as app reads
+// one, with the executable the program path names; skipped without a
+// tracer that may trace.
+func traceOf(t *testing.T, dir, exe string, args ...string) workload.Input {
+	t.Helper()
+	st, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skipf("strace not found: %v", err)
+	}
+	trace := filepath.Join(t.TempDir(), "trace.txt")
+	cmd := exec.Command(st, append([]string{"-f", "-y", "-e", "trace=write,openat,close", "-o", trace, exe}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("strace cannot run here: %v\n%s", err, out)
+	}
+	ins, err := readWorkloads([]string{trace})
+	if err != nil || len(ins) != 1 {
+		t.Fatalf("reading the trace: %v", err)
+	}
+	ins[0].Exe = exe
+	return ins[0]
+}
+
+const fwriteRecords = `#include <stdio.h>
+int main(void) {
+	char rec[64] = {0};
+	FILE *f = fopen("out.dat", "w");
+	for (int i = 0; i < 16384; i++) fwrite(rec, sizeof rec, 1, f);
+	return fclose(f) != 0;
+}
+`
+
+const write4K = `#include <fcntl.h>
+#include <unistd.h>
+int main(void) {
+	char buf[4096] = {0};
+	int fd = open("out.dat", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (int i = 0; i < 256; i++) if (write(fd, buf, sizeof buf) != sizeof buf) return 1;
+	return close(fd) != 0;
+}
+`
+
+// Calls of st_blksize are stdio's only when the program writes through
+// stdio: a program's own 4 KiB write(2) calls are not, though every
+// dynamic program links libc.
+func TestStdioNeedsAProgramThatUsesIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		stdio     bool
+	}{{"fwrite of 64-byte records", fwriteRecords, true}, {"write(2) of 4 KiB", write4K, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			exe := buildC(t, "gcc", dir, "p.c", tc.src)
+			in := traceOf(t, dir, exe)
+			out := filepath.Join(dir, "out.dat")
+			if blockSizeOf(out) != 4096 {
+				t.Skipf("st_blksize of %s is %d, not 4096: the two programs' calls would differ", out, blockSizeOf(out))
+			}
+			bs := behaviours(in, 131072, map[string]string{})
+			got := slices.ContainsFunc(bs, func(b advice.Behaviour) bool { return b.Runtime == advice.RuntimeStdio && b.Path == out })
+			if got != tc.stdio {
+				t.Errorf("stdio %v, want %v: behaviours %+v; files %+v", got, tc.stdio, bs, in.Files)
+			}
+		})
 	}
 }
