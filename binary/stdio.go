@@ -20,14 +20,19 @@ var stdioOutput = []string{"fwrite", "fwrite_unlocked", "fputs", "fputs_unlocked
 var directWrites = []string{"write", "__write", "writev", "pwrite", "pwrite64", "pwritev", "pwritev2", "pwritev64"}
 
 // StdioWriter says whether the program writes files through C stdio:
-// exe, or a library of libs that is the program's own (not a system
-// library or a runtime this package names), imports a FILE opener and
+// exe, or a library of libs that is the program's own (one exe needs
+// itself, not a system library or a runtime this package names), imports a FILE opener and
 // an output call, and none of them imports write(2) itself, which would
 // make calls of any size, st_blksize's too (dd bs=4k imports fwrite for
 // its messages, and write). why says which; ok is false when it cannot
 // be told, why then says why.
 func StdioWriter(exe string, libs []string) (why string, ok bool) {
-	objs := append([]string{exe}, slices.DeleteFunc(slices.Clone(libs), notOwn)...)
+	needed := libNeeded(exe)
+	for i, n := range needed {
+		needed[i] = filepath.Base(n)
+	}
+	own := slices.DeleteFunc(slices.Clone(libs), func(l string) bool { return notOwn(l) || !slices.Contains(needed, filepath.Base(l)) })
+	objs := append([]string{exe}, own...)
 	var uses, direct []string
 	for _, o := range objs {
 		imp, static, err := imported(o)
@@ -68,7 +73,7 @@ func notOwn(lib string) bool {
 		return true
 	}
 	base := filepath.Base(lib)
-	if strings.HasPrefix(base, "ld-linux") || isSO(base, "libpython") || isSO(base, "libstdc++") || isSO(base, "libmpi") {
+	if strings.HasPrefix(base, "ld-linux") || strings.HasPrefix(base, "mca_") || isSO(base, "libpython") || isSO(base, "libstdc++") || isSO(base, "libmpi") {
 		return true
 	}
 	return slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(lib, d+"/") })

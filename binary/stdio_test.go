@@ -30,6 +30,9 @@ func TestStdioWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := filepath.Join(dir, "libown.so")
+	if err := build(t, "gcc", dir, "libw.c", "#include <unistd.h>\nint w(void) { return write(2, \"x\", 1); }\n", "-shared", "-fPIC", "-o", "libw.so"); err != nil {
+		t.Fatal(err)
+	}
 	if err := build(t, "gcc", dir, "caller.c", srcs["caller"], "-o", "caller", "-Wl,--no-as-needed", own); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +47,7 @@ func TestStdioWriter(t *testing.T) {
 		{"ddlike", nil, false, "neither ddlike"},
 		{"caller", []string{own, "/lib/x86_64-linux-gnu/libc.so.6"}, true, "libown.so imports fopen and fputc"},
 		{"caller", []string{"/lib/x86_64-linux-gnu/libc.so.6"}, false, "neither caller"},
+		{"fwrite", []string{filepath.Join(dir, "libw.so")}, true, "fwrite imports fopen"}, // loaded, not needed: not the program's
 	} {
 		why, ok := StdioWriter(filepath.Join(dir, tc.exe), tc.libs)
 		if ok != tc.ok || !strings.Contains(why, tc.why) {
