@@ -3,6 +3,7 @@ package advice
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/iobench/iobench/units"
 	"github.com/iobench/iobench/workload"
@@ -25,7 +26,10 @@ type Behaviour struct {
 	Access  string  `json:"access,omitempty"`
 	Call    int64   `json:"call_size"` // bytes: the file's most common call size
 	Share   float64 `json:"share"`     // of the file's calls
-	Why     string  `json:"why"`
+	// Record is libgfortran's record length that makes the calls, when
+	// the calls tell it (0: several fit).
+	Record int64  `json:"record,omitempty"`
+	Why    string `json:"why"`
 }
 
 // KnobFor is the knob's value that makes calls of size target bytes:
@@ -39,33 +43,70 @@ func (b Behaviour) KnobFor(target int64) int64 {
 	return target
 }
 
-// gfortranSequential is how far above half the buffer a sequential
-// flush may land: one record, which a buffer's tail can't exceed a
-// quarter of for the records that make small calls matter.
+// gfortranSequentialSlack bounds the records looked for: one a quarter
+// of the buffer at most, past which the calls are large enough.
 const gfortranSequentialSlack = 4
 
-// RecogniseGfortran reads a file's calls as libgfortran's, with buffer
-// the unformatted buffer in effect (GFORTRAN_UNFORMATTED_BUFFER_SIZE, or
-// the default): calls of the whole buffer are stream access (or a
-// converted write), calls just over half of it sequential access whose
-// records end the flush. ok is false when the dominant size fits neither.
+// The knobs of libgfortran's two buffers.
+const (
+	KnobUnformatted = "GFORTRAN_UNFORMATTED_BUFFER_SIZE"
+	KnobFormatted   = "GFORTRAN_FORMATTED_BUFFER_SIZE"
+)
+
+// RecogniseGfortran reads a file's calls as libgfortran's unformatted
+// output, with buffer the unformatted buffer in effect
+// (GFORTRAN_UNFORMATTED_BUFFER_SIZE, or the default): calls of the whole
+// buffer are stream access (or a converted write); calls of the smallest
+// whole number of records, each with its 8 bytes of markers, that reach
+// half the buffer are sequential access (GfortranSequentialCall). ok is
+// false when the dominant size fits neither.
 func RecogniseGfortran(f workload.File, buffer int64) (Behaviour, bool) {
 	call, share := dominantCall(f)
 	if call <= 0 || share < 0.5 || buffer <= 0 {
 		return Behaviour{}, false
 	}
-	b := Behaviour{Path: f.Path, Runtime: RuntimeLibgfortran, Knob: "GFORTRAN_UNFORMATTED_BUFFER_SIZE", Buffer: buffer, Call: call, Share: share}
-	half := buffer / 2
-	switch {
-	case call == buffer:
+	b := Behaviour{Path: f.Path, Runtime: RuntimeLibgfortran, Knob: KnobUnformatted, Buffer: buffer, Call: call, Share: share}
+	if call == buffer {
 		b.Access = AccessStream
 		b.Why = fmt.Sprintf("%.0f%% of the calls are the whole %s buffer: stream access (or converted data), which flushes the buffer when full", 100*share, units.FormatSize(buffer))
-	case call >= half && call < half+half/gfortranSequentialSlack:
-		b.Access = AccessSequential
-		b.Why = fmt.Sprintf("%.0f%% of the calls are %d bytes, just over half the %s buffer: sequential access, which flushes at the end of the record that fills half the buffer", 100*share, call, units.FormatSize(buffer))
-	default:
+		return b, true
+	}
+	return sequential(f, b, GfortranMarkers)
+}
+
+// RecogniseGfortranFormatted reads a file's calls as libgfortran's
+// formatted sequential output, with buffer the formatted buffer in
+// effect (GFORTRAN_FORMATTED_BUFFER_SIZE, or 8 KiB): calls of the
+// smallest whole number of lines reaching half the buffer (4,134 bytes
+// for 53-byte lines with the default, measured with gfortran 12).
+func RecogniseGfortranFormatted(f workload.File, buffer int64) (Behaviour, bool) {
+	call, share := dominantCall(f)
+	if call <= 0 || share < 0.5 || buffer <= 0 {
 		return Behaviour{}, false
 	}
+	return sequential(f, Behaviour{Path: f.Path, Runtime: RuntimeLibgfortran, Knob: KnobFormatted, Buffer: buffer, Call: call, Share: share}, 0)
+}
+
+// sequential fills b when its call is sequential access's flush of
+// whole records of some length, marker bytes added to each.
+func sequential(f workload.File, b Behaviour, marker int64) (Behaviour, bool) {
+	us := recordUnits(f, b.Call, b.Buffer, marker)
+	if len(us) == 0 {
+		return Behaviour{}, false
+	}
+	b.Access = AccessSequential
+	noun, records := "lines", "lines"
+	if marker > 0 {
+		noun, records = "records", fmt.Sprintf("records, each with its %d bytes of markers,", marker)
+	}
+	if len(us) == 1 {
+		b.Record = us[0] - marker
+		records = fmt.Sprintf("%d %s of %d bytes", b.Call/us[0], noun, b.Record)
+		if marker > 0 {
+			records += fmt.Sprintf(" (%d with their markers)", us[0])
+		}
+	}
+	b.Why = fmt.Sprintf("%.0f%% of the calls are %d bytes, the first whole number of %s reaching half the %s buffer: sequential access, which flushes there", 100*b.Share, b.Call, records, units.FormatSize(b.Buffer))
 	return b, true
 }
 
@@ -118,20 +159,28 @@ func dominantCall(f workload.File) (int64, float64) {
 	return best, float64(calls) / float64(total)
 }
 
-// ForBehaviours fits the apply rows to what the program showed: where a
-// file's calls are libgfortran's, the one unformatted row is the value
-// that makes that access mode's calls at least size bytes (twice it for
-// sequential access), in place of the rows for every case.
+// ForBehaviours fits the apply rows to what the program showed: for
+// each libgfortran buffer (unformatted, formatted) whose calls a file
+// shows, the one row of that knob is the value that makes that access
+// mode's calls at least size bytes (twice it for sequential access), in
+// place of the rows for every case.
 func ForBehaviours(rows []Apply, bs []Behaviour, size int64) []Apply {
-	b, ok := gfortranBehaviour(bs)
-	if !ok || size <= 0 {
+	if size <= 0 {
 		return rows
 	}
-	row := behaviourRow(b, size)
+	for _, b := range gfortranBehaviours(bs) {
+		rows = placeRow(rows, behaviourRow(b, size))
+	}
+	return rows
+}
+
+// placeRow puts row in place of the first row of its setting and drops
+// the others of it; first when there was none.
+func placeRow(rows []Apply, row Apply) []Apply {
 	out := []Apply{}
 	placed := false
 	for _, r := range rows {
-		if r.Setting != b.Knob {
+		if r.Setting != row.Setting {
 			out = append(out, r)
 		} else if !placed {
 			out, placed = append(out, row), true
@@ -143,18 +192,18 @@ func ForBehaviours(rows []Apply, bs []Behaviour, size int64) []Apply {
 	return out
 }
 
-// gfortranBehaviour is the libgfortran behaviour of the file with the
-// most calls recognised as libgfortran's.
-func gfortranBehaviour(bs []Behaviour) (Behaviour, bool) {
+// gfortranBehaviours are the first libgfortran behaviour of each knob.
+func gfortranBehaviours(bs []Behaviour) []Behaviour {
+	var out []Behaviour
 	for _, b := range bs {
-		if b.Runtime == RuntimeLibgfortran {
-			return b, true
+		if b.Runtime == RuntimeLibgfortran && !slices.ContainsFunc(out, func(o Behaviour) bool { return o.Knob == b.Knob }) {
+			out = append(out, b)
 		}
 	}
-	return Behaviour{}, false
+	return out
 }
 
-// behaviourRow is the unformatted buffer row for one behaviour.
+// behaviourRow is the row of one behaviour's buffer.
 func behaviourRow(b Behaviour, size int64) Apply {
 	v := b.KnobFor(size)
 	r := Apply{Runtime: RuntimeLibgfortran, Setting: b.Knob, Value: bytesValue(max(v, b.Buffer))}
@@ -162,10 +211,14 @@ func behaviourRow(b Behaviour, size int64) Apply {
 	if b.Access == AccessSequential {
 		calls = "calls of just over half the buffer"
 	}
+	access := b.Access
+	if b.Knob == KnobFormatted {
+		access = "formatted " + access
+	}
 	if v <= b.Buffer {
-		r.Comment = fmt.Sprintf("this program's %s access: %s already reach %s, no change is needed", b.Access, calls, units.FormatSize(size))
+		r.Comment = fmt.Sprintf("this program's %s access: %s already reach %s, no change is needed", access, calls, units.FormatSize(size))
 	} else {
-		r.Comment = fmt.Sprintf("this program's %s access: %s, so calls of at least %s", b.Access, calls, units.FormatSize(size))
+		r.Comment = fmt.Sprintf("this program's %s access: %s, so calls of at least %s", access, calls, units.FormatSize(size))
 	}
 	r.Note = fmt.Sprintf("Plain decimal bytes. %s: %s. With this buffer the calls are at least %s, the recommended size.%s",
 		b.Path, b.Why, units.FormatSize(size), memoryNote(v))

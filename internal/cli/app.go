@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -294,6 +295,26 @@ func logBehaviours(inputs []workload.Input) []advice.Behaviour {
 		}
 	}
 	return out
+}
+
+// gfortranBehaviour reads a file's calls as libgfortran's unformatted
+// output with that buffer, else as its formatted output with the
+// formatted buffer in effect. Calls both buffers explain (one size set
+// for both) are read as unformatted: the sizes cannot tell them apart.
+func gfortranBehaviour(f workload.File, unformatted int64) (advice.Behaviour, bool) {
+	if b, ok := advice.RecogniseGfortran(f, unformatted); ok {
+		return b, true
+	}
+	return advice.RecogniseGfortranFormatted(f, envBytes(advice.KnobFormatted, advice.GfortranFormattedDefault))
+}
+
+// envBytes is a positive byte count from iobench's environment (the
+// program's), else def.
+func envBytes(name string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 // stdioWriter is the evidence that the input's program writes its

@@ -205,7 +205,7 @@ func behaviours(in workload.Input, gfortranBuf int64, linked map[string]string) 
 	stdio := stdioWriter(in)
 	for _, f := range in.Files {
 		if linked[advice.RuntimeLibgfortran] != "" {
-			if b, ok := advice.RecogniseGfortran(f, gfortranBuf); ok {
+			if b, ok := gfortranBehaviour(f, gfortranBuf); ok {
 				out = append(out, b)
 				continue
 			}

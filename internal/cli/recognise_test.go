@@ -138,3 +138,36 @@ func TestStdioNeedsAProgramThatUsesIt(t *testing.T) {
 		})
 	}
 }
+
+const fortranBoth = `program p
+  integer :: i
+  open(10, file='fmt.txt', form='formatted')
+  open(11, file='unf.bin', form='unformatted')
+  do i = 1, 20000
+    write(10, '(I10,1X,F20.10,1X,F20.10)') i, i*1.0d0, i*2.0d0
+    write(11) i*1.0d0, i*2.0d0, i*3.0d0, i*4.0d0, i*5.0d0, i*6.0d0, i*7.0d0, i*8.0d0
+  end do
+  close(10)
+  close(11)
+end program p
+`
+
+// A real gfortran program's formatted file is read as the formatted
+// buffer's, its unformatted one as 911 records of 64 bytes.
+func TestGfortranBothBuffers(t *testing.T) {
+	t.Setenv(advice.KnobFormatted, "")
+	dir := t.TempDir()
+	exe := buildC(t, "gfortran", dir, "p.f90", fortranBoth)
+	in := traceOf(t, dir, exe)
+	bs := behaviours(in, advice.GfortranUnformattedDefault, map[string]string{advice.RuntimeLibgfortran: "test"})
+	knobs := map[string]advice.Behaviour{}
+	for _, b := range bs {
+		knobs[filepath.Base(b.Path)] = b
+	}
+	if b := knobs["fmt.txt"]; b.Knob != advice.KnobFormatted || b.Access != advice.AccessSequential {
+		t.Errorf("fmt.txt: %+v, want the formatted buffer's sequential flushes", b)
+	}
+	if b := knobs["unf.bin"]; b.Knob != advice.KnobUnformatted || b.Call != 65592 || b.Record != 64 {
+		t.Errorf("unf.bin: %+v, want 65,592-byte calls of 64-byte records", b)
+	}
+}
