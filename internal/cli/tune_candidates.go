@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,26 +103,42 @@ func neighbours(v, current, floor int64) []int64 {
 	return out
 }
 
+// gfortranCandidates are app's advised buffer and its neighbours for
+// each libgfortran buffer whose calls app recognised (unformatted,
+// formatted); for both when it recognised neither, as the call sizes
+// alone cannot say which the program writes.
 func gfortranCandidates(rep *report.AppReport) []candidate {
-	const knob = "GFORTRAN_UNFORMATTED_BUFFER_SIZE"
-	current := gfortranCurrent()
-	v := advisedValue(rep, knob)
-	if v == 0 {
-		v = 8 * current
-	}
 	var out []candidate
-	for _, n := range neighbours(v, current, 8192) {
-		c := candidate{name: fmt.Sprintf("%s=%d", knob, n), env: []string{fmt.Sprintf("%s=%d", knob, n)}, source: sourceOf(n == v), advised: n == v}
-		out = append(out, c)
+	for _, k := range gfortranKnobs(rep.Program.Behaviours) {
+		current := envBytes(k.knob, k.def)
+		v := advisedValue(rep, k.knob)
+		if v == 0 {
+			v = 8 * current
+		}
+		for _, n := range neighbours(v, current, k.def/16) {
+			kv := fmt.Sprintf("%s=%d", k.knob, n)
+			out = append(out, candidate{name: kv, env: []string{kv}, source: sourceOf(n == v), advised: n == v})
+		}
 	}
 	return out
 }
 
-func gfortranCurrent() int64 {
-	if v, err := strconv.ParseInt(os.Getenv("GFORTRAN_UNFORMATTED_BUFFER_SIZE"), 10, 64); err == nil && v > 0 {
-		return v
+type gfortranKnob struct {
+	knob string
+	def  int64
+}
+
+// gfortranKnobs are the buffers the behaviours show, unformatted first;
+// both when none shows.
+func gfortranKnobs(bs []advice.Behaviour) []gfortranKnob {
+	all := []gfortranKnob{{advice.KnobUnformatted, advice.GfortranUnformattedDefault}, {advice.KnobFormatted, advice.GfortranFormattedDefault}}
+	seen := slices.DeleteFunc(slices.Clone(all), func(k gfortranKnob) bool {
+		return !slices.ContainsFunc(bs, func(b advice.Behaviour) bool { return b.Runtime == advice.RuntimeLibgfortran && b.Knob == k.knob })
+	})
+	if len(seen) == 0 {
+		return all
 	}
-	return advice.GfortranUnformattedDefault
+	return seen
 }
 
 func sourceOf(advised bool) string {
@@ -189,10 +206,89 @@ func mpiCandidates(rep *report.AppReport, openMPI bool, scratch string) []candid
 		}
 	}
 	if openMPI {
-		out = append(out, candidate{name: "OMPI_MCA_io=romio321", env: []string{"OMPI_MCA_io=romio321"}, source: "the other MPI-IO component"},
+		romio := "OMPI_MCA_io=" + romioComponent(rep.Program)
+		out = append(out, candidate{name: romio, env: []string{romio}, source: "the other MPI-IO component"},
 			candidate{name: "OMPI_MCA_io=ompio", env: []string{"OMPI_MCA_io=ompio"}, source: "the other MPI-IO component"})
+		out = append(out, fcollCandidates(rep.Program)...)
 	}
 	return out
+}
+
+// romioComponent is the name of Open MPI's ROMIO component, by release:
+// romio321 in 3.x and 4.x, romio341 in 5.x; "^ompio" (any component but
+// OMPIO, which leaves ROMIO) when the release is not known.
+func romioComponent(p *report.AppProgram) string {
+	for _, l := range p.Libraries {
+		if l.Kind != string(binary.OpenMPI) {
+			continue
+		}
+		major, _, _ := strings.Cut(l.Version, ".")
+		switch n, err := strconv.Atoi(major); {
+		case err != nil:
+		case n >= 5:
+			return "romio341"
+		case n >= 2:
+			return "romio321"
+		}
+	}
+	return "^ompio"
+}
+
+// fcollDefault is the collective component OMPIO picks on most file
+// systems (dynamic_gen2 on Lustre) in Open MPI 4.1 and 5.0.
+const fcollDefault = "vulcan"
+
+// fcollCollective are OMPIO's collective write components worth trying:
+// individual turns collective writes into independent ones.
+var fcollCollective = []string{"vulcan", "dynamic_gen2", "two_phase"}
+
+// fcollCandidates are OMPIO's other collective components, when the
+// program's writes went through OMPIO's collective buffer: those its
+// installation has, except the one in effect.
+func fcollCandidates(p *report.AppProgram) []candidate {
+	if !slices.ContainsFunc(p.Behaviours, func(b advice.Behaviour) bool {
+		return b.Runtime == advice.RuntimeOMPIO && b.Access == advice.AccessCollective
+	}) {
+		return nil
+	}
+	current := cmp.Or(os.Getenv("OMPI_MCA_fcoll"), fcollDefault)
+	var out []candidate
+	for _, c := range installedFcoll(p) {
+		if c != current {
+			kv := "OMPI_MCA_fcoll=" + c
+			out = append(out, candidate{name: kv, env: []string{kv}, source: "another OMPIO collective component"})
+		}
+	}
+	return out
+}
+
+// installedFcoll are the collective components as ompi_info would list
+// them: the mca_fcoll_*.so beside the program's libmpi (Open MPI's
+// lib/openmpi, Debian's lib/openmpi/lib/openmpi3); all of them when
+// none is found (a static build).
+func installedFcoll(p *report.AppProgram) []string {
+	for _, l := range p.Libraries {
+		if l.Kind != string(binary.OpenMPI) || l.Lib == "" {
+			continue
+		}
+		lib, err := filepath.EvalSymlinks(l.Lib)
+		if err != nil {
+			continue
+		}
+		dir := filepath.Dir(lib)
+		var found []string
+		for _, c := range fcollCollective {
+			for _, pat := range []string{filepath.Join(dir, "openmpi", "mca_fcoll_"+c+".so"), filepath.Join(dir, "openmpi", "lib", "openmpi*", "mca_fcoll_"+c+".so")} {
+				if m, _ := filepath.Glob(pat); len(m) > 0 && !slices.Contains(found, c) {
+					found = append(found, c)
+				}
+			}
+		}
+		if len(found) > 0 {
+			return found
+		}
+	}
+	return fcollCollective
 }
 
 // passedThrough names the files whose calls MPI-IO handed to pwrite as
