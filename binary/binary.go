@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 )
@@ -286,70 +285,4 @@ func isOpenPal(name string) bool {
 
 func anyOpenPal(paths []string) bool {
 	return slices.ContainsFunc(paths, func(p string) bool { return isOpenPal(filepath.Base(p)) })
-}
-
-// MPIIOComponent says which MPI-IO component the MPI runtime uses for a file
-// on fstype (as statfs names it, e.g. "lustre", "gpfs", "ext4"), and why.
-// The component decides which hints and MCA parameters matter.
-func MPIIOComponent(env []string, kind Kind, version string, fstype string) (component, why string) {
-	switch kind {
-	case MPICH:
-		return "ROMIO", "MPICH implements MPI-IO with ROMIO"
-	case OpenMPI:
-	default:
-		return "", string(kind) + " is not an MPI runtime"
-	}
-	major := leadingInt(version)
-	romio := "romio321" // Open MPI 3.x and 4.x
-	if major >= 5 {
-		romio = "romio341"
-	}
-	if v, ok := lookupEnv(env, "OMPI_MCA_io"); ok && v != "" {
-		return fromMCA(v, romio)
-	}
-	fs := strings.ToLower(fstype)
-	switch {
-	case major >= 0 && major < 2:
-		return "romio", "Open MPI " + version + " predates OMPIO as default"
-	case (fs == "lustre" || fs == "gpfs") && major < 5:
-		return romio, "ROMIO outranks OMPIO on " + fs + " in Open MPI < 5"
-	}
-	return "ompio", "Open MPI >= 2 defaults to OMPIO"
-}
-
-// fromMCA applies an OMPI_MCA_io value: a list to use or a ^list to exclude.
-func fromMCA(v, romio string) (string, string) {
-	why := "OMPI_MCA_io=" + v
-	excl, ok := strings.CutPrefix(v, "^")
-	if !ok {
-		first, _, _ := strings.Cut(v, ",")
-		return strings.TrimSpace(first), why
-	}
-	for _, c := range strings.Split(excl, ",") {
-		if strings.TrimSpace(c) == "ompio" {
-			return romio, why
-		}
-	}
-	return "ompio", why
-}
-
-func lookupEnv(env []string, key string) (string, bool) {
-	val, found := "", false
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			val, found = v, true // last one wins, as with os/exec
-		}
-	}
-	return val, found
-}
-
-// leadingInt parses the major number of "4.1.4" or "v5.0"; -1 if none.
-func leadingInt(s string) int {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
-	maj, _, _ := strings.Cut(s, ".")
-	n, err := strconv.Atoi(maj)
-	if err != nil {
-		return -1
-	}
-	return n
 }

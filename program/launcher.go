@@ -247,3 +247,33 @@ func (t optTable) npValue(opts []string, i int) (string, bool) {
 	}
 	return "", false
 }
+
+// MCA is the value the launcher's options give an Open MPI MCA
+// parameter, and the option as given: --mca NAME VALUE (-mca, --gmca),
+// which Open MPI ranks above the environment, else -x
+// OMPI_MCA_NAME=VALUE, which sets the ranks' environment; the last one
+// given. ok is false when they give none, or the launcher is not Open
+// MPI's.
+func (l Launch) MCA(name string) (value, opt string, ok bool) {
+	if l.Kind != OpenMPI {
+		return "", "", false
+	}
+	var mca, env [][2]string
+	for _, a := range l.Apps {
+		for i := 0; i+1 < len(a.Opts); i++ {
+			switch o := strings.TrimLeft(a.Opts[i], "-"); {
+			case (o == "mca" || o == "gmca") && i+2 < len(a.Opts) && a.Opts[i+1] == name:
+				mca = append(mca, [2]string{a.Opts[i+2], strings.Join(a.Opts[i:i+3], " ")})
+			case o == "x" && strings.HasPrefix(a.Opts[i+1], "OMPI_MCA_"+name+"="):
+				env = append(env, [2]string{strings.TrimPrefix(a.Opts[i+1], "OMPI_MCA_"+name+"="), a.Opts[i] + " " + a.Opts[i+1]})
+			}
+		}
+	}
+	switch {
+	case len(mca) > 0:
+		return mca[len(mca)-1][0], mca[len(mca)-1][1], true
+	case len(env) > 0:
+		return env[len(env)-1][0], env[len(env)-1][1], true
+	}
+	return "", "", false
+}

@@ -142,3 +142,28 @@ func TestLauncherOfFollowsLinks(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// The io component a launcher's options choose: --mca above -x.
+func TestLaunchMCA(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, want string
+		ok        bool
+	}{
+		{"mpirun --mca io romio321 -np 2 ./prog", "romio321", true},
+		{"mpirun -mca io ompio -gmca pml ob1 -c 3 prog", "ompio", true},
+		{"mpirun --gmca io ^ompio -np 2 prog", "^ompio", true},
+		{"mpirun -x OMPI_MCA_io=romio341 -np 2 prog", "romio341", true},
+		{"mpirun -x OMPI_MCA_io=romio321 --mca io ompio -np 2 prog", "ompio", true},
+		{"mpirun --mca btl self,vader -np 2 prog --mca io romio321", "", false},
+		{"mpirun -x OMPI_MCA_io_ompio_bytes_per_agg=1 -np 2 prog", "", false},
+		{"mpiexec.hydra -genv OMPI_MCA_io romio321 -n 2 prog", "", false},
+	} {
+		l, ok, err := ParseLauncher(strings.Fields(tc.cmd), "")
+		if !ok || err != nil {
+			t.Fatalf("%s: ParseLauncher %v %v", tc.cmd, ok, err)
+		}
+		if got, opt, ok := l.MCA("io"); got != tc.want || ok != tc.ok || ok && !strings.HasSuffix(opt, tc.want) {
+			t.Errorf("%s: MCA(io) = %q, %v; want %q, %v", tc.cmd, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/iobench/iobench/binary"
 	"github.com/iobench/iobench/fsinfo"
 	"github.com/iobench/iobench/libcheck"
+	"github.com/iobench/iobench/program"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/workload"
 	"github.com/iobench/iobench/workload/darshan"
@@ -315,6 +316,17 @@ func envBytes(name string, def int64) int64 {
 		return v
 	}
 	return def
+}
+
+// mpiioComponent is the MPI-IO component an MPI runtime ran and why:
+// from the shared objects the trace shows opened, the launcher's --mca
+// io in argv, the environment, Open MPI's parameter files, the release.
+func mpiioComponent(rt binary.Runtime, argv, opened []string, fstype string) (string, string) {
+	s := binary.MPIIOSources{Env: os.Environ(), Opened: opened, Lib: rt.Lib, FSType: fstype}
+	if l, ok, err := program.ParseLauncher(argv, os.Getenv("PATH")); ok && err == nil {
+		s.Launcher, s.LauncherOpt, _ = l.MCA("io")
+	}
+	return binary.MPIIOComponentFrom(rt.Kind, rt.Version, s)
 }
 
 // stdioWriter is the evidence that the input's program writes its

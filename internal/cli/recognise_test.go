@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/iobench/iobench/advice"
+	"github.com/iobench/iobench/binary"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/workload"
 )
@@ -169,5 +170,88 @@ func TestGfortranBothBuffers(t *testing.T) {
 	}
 	if b := knobs["unf.bin"]; b.Knob != advice.KnobUnformatted || b.Call != 65592 || b.Record != 64 {
 		t.Errorf("unf.bin: %+v, want 65,592-byte calls of 64-byte records", b)
+	}
+}
+
+// mpiTrace runs an MPI-IO program built with mpicc under mpirun, with
+// launcher's options, traced whole as app traces an unsplit launcher.
+func mpiTrace(t *testing.T, opts ...string) workload.Input {
+	t.Helper()
+	dir := t.TempDir()
+	exe := buildC(t, "mpicc", dir, "m.c", mpiWriteAtAll)
+	mpirun, err := exec.LookPath("mpirun")
+	if err != nil {
+		t.Skipf("mpirun not found: %v", err)
+	}
+	if os.Getuid() == 0 {
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
+	args := append(append([]string{"--oversubscribe", "-np", "2"}, opts...), exe)
+	return traceOf(t, dir, mpirun, args...)
+}
+
+const mpiWriteAtAll = `#include <mpi.h>
+#include <string.h>
+int main(int argc, char **argv) {
+	int rank;
+	char buf[4096];
+	MPI_File fh;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	memset(buf, 'x', sizeof buf);
+	MPI_File_open(MPI_COMM_WORLD, "out.dat", MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+	for (int i = 0; i < 64; i++)
+		MPI_File_write_at_all(fh, ((MPI_Offset)i * 2 + rank) * 4096, buf, 4096, MPI_BYTE, MPI_STATUS_IGNORE);
+	MPI_File_close(&fh);
+	MPI_Finalize();
+	return 0;
+}
+`
+
+// The component a real Open MPI run used shows in the components it
+// opened: ROMIO chosen with --mca io, OMPIO by default.
+func TestMPIIOComponentFromARealTrace(t *testing.T) {
+	t.Setenv("OMPI_MCA_io", "")
+	for _, tc := range []struct {
+		opts      []string
+		want, why string
+	}{
+		{[]string{"--mca", "io", "romio321"}, "romio321", "mca_io_romio321.so opened"},
+		{nil, "ompio", "OMPIO's mca_f"},
+	} {
+		in := mpiTrace(t, tc.opts...)
+		facts, _ := binary.Inspect("", in.Libraries)
+		var rt binary.Runtime
+		for _, r := range facts.Runtimes {
+			if r.Kind == binary.OpenMPI {
+				rt = r
+			}
+		}
+		if rt.Kind == "" {
+			t.Skipf("mpirun is not Open MPI's: %+v", facts.Runtimes)
+		}
+		if got, why := mpiioComponent(rt, nil, in.Libraries, "ext4"); got != tc.want || !strings.Contains(why, tc.why) {
+			t.Errorf("%v: %q, %q; want %q, ~%q", tc.opts, got, why, tc.want, tc.why)
+		}
+	}
+}
+
+// The launcher's --mca io is read from the command line app runs.
+func TestMPIIOComponentFromTheLauncher(t *testing.T) {
+	t.Setenv("OMPI_MCA_io", "ompio")
+	rt := binary.Runtime{Kind: binary.OpenMPI, Version: "5.0.3"}
+	for _, tc := range []struct {
+		argv      []string
+		want, why string
+	}{
+		{[]string{"mpirun", "--mca", "io", "^ompio", "-np", "2", "./prog"}, "romio341", "the launcher's --mca io ^ompio"},
+		{[]string{"mpirun", "-x", "OMPI_MCA_io=romio341", "-np", "2", "./prog"}, "romio341", "the launcher's -x OMPI_MCA_io=romio341"},
+		{[]string{"mpirun", "-np", "2", "./prog", "--mca", "io", "romio341"}, "ompio", "OMPI_MCA_io=ompio"},
+		{[]string{"./prog"}, "ompio", "OMPI_MCA_io=ompio"},
+	} {
+		if got, why := mpiioComponent(rt, tc.argv, nil, "ext4"); got != tc.want || !strings.Contains(why, tc.why) {
+			t.Errorf("%q: %q, %q; want %q, ~%q", tc.argv, got, why, tc.want, tc.why)
+		}
 	}
 }

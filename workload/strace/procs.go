@@ -37,7 +37,8 @@ type Proc struct {
 	Thread bool // made by clone with CLONE_THREAD
 	// Execs are the programs it ran, by successful execve, in order.
 	Execs []string
-	// Libs are the shared objects it opened (lib*.so*), as -y named them.
+	// Libs are the shared objects it opened (lib*.so*, Open MPI's mca_*.so),
+	// as -y named them.
 	Libs []string
 	// Writes and Bytes are its successful write-family calls.
 	Writes, Bytes int64
@@ -101,9 +102,14 @@ func (p *parser) proc(pid int) *Proc {
 	return pr
 }
 
-// isSharedObject tells a shared library's path: lib*.so or lib*.so.N.
+// isSharedObject tells a shared library's path: lib*.so or lib*.so.N,
+// and Open MPI's components (mca_io_ompio.so): which of them a process
+// opened shows which MPI-IO component ran.
 func isSharedObject(path []byte) bool {
 	base := filepath.Base(string(path))
+	if strings.HasPrefix(base, "mca_") {
+		return strings.HasSuffix(base, ".so")
+	}
 	return strings.HasPrefix(base, "lib") && (strings.HasSuffix(base, ".so") || strings.Contains(base, ".so."))
 }
 

@@ -96,3 +96,21 @@ func TestRecordArgsTraceTheReadCalls(t *testing.T) {
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 func containsArg(args []string, a string) bool { return slices.Contains(args, a) }
+
+// Open MPI's components are among the shared objects a process opened.
+func TestOpenMPIComponentsAreLibraries(t *testing.T) {
+	const trace = `100 openat(AT_FDCWD, "/usr/lib/x86_64-linux-gnu/libmpi.so.40", O_RDONLY|O_CLOEXEC) = 3
+100 openat(AT_FDCWD, "/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_io_romio321.so", O_RDONLY|O_CLOEXEC) = 4
+100 openat(AT_FDCWD, "/usr/share/openmpi/mca_x.txt", O_RDONLY) = 5
+100 openat(AT_FDCWD, "out.dat", O_WRONLY|O_CREAT, 0644) = 6
+100 pwrite64(6, ""..., 4096, 0) = 4096
+`
+	tr, err := strace.Parse(stringsReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tr.Program()
+	if p == nil || len(p.Libs) != 2 || !strings.HasSuffix(p.Libs[1], "mca_io_romio321.so") {
+		t.Fatalf("Program() = %+v, want libmpi and mca_io_romio321.so", p)
+	}
+}
