@@ -119,11 +119,12 @@ func appReport(command []string, curveFlag opt[string], applyFor []string, input
 		return nil, fmt.Errorf("--curve: %s has no write runs to hold the writes against", curveFlag.v)
 	}
 	cost := advice.EstimateCost(inputs, cc)
-	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs), Linked: tracedLibraries(inputs)})
+	bs := logBehaviours(inputs)
+	ev := advice.RuntimesOf(inputs, advice.ProgramFacts{FortranExe: fortranExe(inputs), Linked: behaviourEvidence(tracedLibraries(inputs), bs)})
 	var rows []advice.Apply
 	if curve.Recommendation != nil {
 		rows = advice.ApplyFor(curve.Recommendation.Apply, ev)
-		rows = advice.ForBehaviours(rows, logBehaviours(inputs), curve.Recommendation.BufferSize)
+		rows = advice.ForBehaviours(rows, bs, curve.Recommendation.BufferSize)
 	}
 	head.Curve = report.AppCurveOf(curveFlag.v, curve, cc)
 	head.Warnings = curveWarnings(head.Curve, inputs)
@@ -265,7 +266,11 @@ func readTrace(name string, paths []string, mounts []workload.Mount) (workload.I
 	if err != nil {
 		return workload.Input{}, err
 	}
-	return workload.FromStrace(name, tr, mounts), nil
+	in := workload.FromStrace(name, tr, mounts)
+	if p := tr.Program(); p != nil && len(p.Execs) > 0 {
+		in.Exe = p.Execs[len(p.Execs)-1] // what its execve ran, as for app -- PROG
+	}
+	return in, nil
 }
 
 // localMounts is this machine's mount table, where a trace's files most
@@ -282,20 +287,90 @@ func localMounts() []workload.Mount {
 	return out
 }
 
-// fortranExe says whether the executable a log names is here and linked
-// with libgfortran.
 // logBehaviours are the call patterns a log or trace shows without the
-// program: libgfortran's sequential flushes with its default buffer.
+// program: libgfortran's sequential flushes with its default buffer;
+// in a trace, C stdio's st_blksize calls and MPI-IO's collective-buffer
+// calls where traceStdio and traceMPIIO find them unambiguous.
 func logBehaviours(inputs []workload.Input) []advice.Behaviour {
 	var out []advice.Behaviour
 	for _, in := range inputs {
+		stdio, mpi := traceStdio(in), traceMPIIO(in)
 		for _, f := range in.Files {
-			if b, ok := advice.RecogniseGfortranDefault(f); ok && f.Module != workload.ModuleSTDIO {
+			if b, ok := logBehaviour(f, stdio, mpi); ok {
 				out = append(out, b)
 			}
 		}
 	}
 	return out
+}
+
+// logBehaviour is one file's: stdio is the evidence that the program
+// writes through it, mpi reads MPI-IO's calls ("" and nil: neither).
+func logBehaviour(f workload.File, stdio string, mpi func(workload.File) (advice.Behaviour, bool)) (advice.Behaviour, bool) {
+	if b, ok := advice.RecogniseGfortranDefault(f); ok && f.Module != workload.ModuleSTDIO {
+		return b, true
+	}
+	if mpi != nil {
+		if b, ok := mpi(f); ok {
+			return b, true
+		}
+	}
+	return advice.RecogniseStdio(f, blockSizeOf(f.Path), stdio)
+}
+
+// traceStdio is the evidence that a trace's program writes through C
+// stdio: its executable is here and does (stdioWriter), and the trace
+// shows no other runtime opened that could have made the calls. A
+// file's st_blksize is read here, so only files that are here count.
+func traceStdio(in workload.Input) string {
+	if in.Kind != workload.KindStrace {
+		return ""
+	}
+	for _, lib := range in.Libraries {
+		if k, ok := binary.IdentifyLib(lib); ok && k != binary.Stdio {
+			return ""
+		}
+	}
+	return stdioWriter(in)
+}
+
+// traceMPIIO reads a trace's positioned calls as collective writes of
+// the MPI-IO component the trace shows ran, when it shows libmpi
+// opened: calls of that component's default collective buffer (ROMIO's
+// cb_buffer_size, 16 MiB; OMPIO's bytes_per_agg, 32 MiB). Other sizes
+// are not read: without the run's hints the buffer is not known.
+func traceMPIIO(in workload.Input) func(workload.File) (advice.Behaviour, bool) {
+	if in.Kind != workload.KindStrace {
+		return nil
+	}
+	facts, _ := binary.Inspect("", in.Libraries)
+	for _, rt := range facts.Runtimes {
+		if rt.Kind != binary.OpenMPI && rt.Kind != binary.MPICH {
+			continue
+		}
+		component, why := mpiioComponent(rt, nil, in.Libraries, writtenFSType(in))
+		runtime := mpiioRuntime(component)
+		return func(f workload.File) (advice.Behaviour, bool) {
+			b, ok := advice.RecogniseMPIIO(f, runtime, advice.MPIIOCollectiveDefault(runtime))
+			if !ok || b.Access != advice.AccessCollective {
+				return advice.Behaviour{}, false
+			}
+			b.Why += fmt.Sprintf(" (%s, MPI-IO through %s: %s)", filepath.Base(rt.Lib), component, why)
+			return b, true
+		}
+	}
+	return nil
+}
+
+// behaviourEvidence adds to linked the runtimes whose calls a trace
+// shows, stdio's and MPI-IO's, with why.
+func behaviourEvidence(linked map[string]string, bs []advice.Behaviour) map[string]string {
+	for _, b := range bs {
+		if b.Runtime != advice.RuntimeLibgfortran && linked[b.Runtime] == "" {
+			linked[b.Runtime] = b.Path + ": " + b.Why
+		}
+	}
+	return linked
 }
 
 // gfortranBehaviour reads a file's calls as libgfortran's unformatted
@@ -359,6 +434,8 @@ func tracedLibraries(inputs []workload.Input) map[string]string {
 	return linked
 }
 
+// fortranExe says whether the executable a log names is here and linked
+// with libgfortran.
 func fortranExe(inputs []workload.Input) bool {
 	for _, in := range inputs {
 		exe, _, _ := strings.Cut(strings.TrimSpace(in.Exe), " ")
