@@ -16,7 +16,7 @@ func FromStrace(path string, tr *strace.Trace, mounts []Mount) Input {
 	files := make([]File, 0, len(tr.Files))
 	for _, sf := range tr.Files {
 		f := File{Path: sf.Path, Module: ModuleStrace, Records: 1, Writes: sf.Writes, Bytes: sf.Bytes,
-			Histogram: true, WriteSeconds: sf.Seconds, Flushes: sf.Flushes, OpenFlags: sf.OpenFlags, Mapped: sf.Mapped, Syscalls: sf.Syscalls}
+			Histogram: true, WriteSeconds: sf.Seconds, Flushes: sf.Flushes, OpenFlags: sf.OpenFlags, Opened: sf.Opened, Mapped: sf.Mapped, Syscalls: sf.Syscalls}
 		for _, size := range slices.Sorted(maps.Keys(sf.Sizes)) {
 			f.Sizes = append(f.Sizes, SizeClass{Low: size, High: size, Calls: sf.Sizes[size]})
 		}

@@ -95,6 +95,10 @@ type File struct {
 	// O_TRUNC, O_CREAT, O_EXCL): from a trace; none from a Darshan log.
 	Flushes   map[string]int64
 	OpenFlags []string
+	// Opened: the trace shows the program open it; false for a file it
+	// wrote only through an inherited descriptor (a shell's > out), and
+	// for a Darshan log's.
+	Opened bool
 	// Mapped: written through a shared writable mapping, unseen.
 	Mapped bool
 	// Syscalls counts a trace's write calls by name (write, pwrite64,

@@ -207,7 +207,7 @@ func TestFromStrace(t *testing.T) {
 	in := FromStrace("t", tr, []Mount{{"/", "ext4"}, {"/data", "lustre"}})
 	want := File{Path: "/data/out", Module: ModuleStrace, Mount: "/data", FSType: "lustre", Records: 1, Writes: 3, Bytes: 1<<20 + 16,
 		Sizes: []SizeClass{{8, 8, 2, ""}, {1 << 20, 1 << 20, 1, ""}}, Histogram: true, WriteSeconds: 0.00052,
-		OpenFlags: []string{"O_CREAT"}, Syscalls: map[string]int64{"write": 3}}
+		OpenFlags: []string{"O_CREAT"}, Opened: true, Syscalls: map[string]int64{"write": 3}}
 	if diff := cmp.Diff([]File{want}, in.Files, cmpApprox); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}

@@ -155,6 +155,7 @@ func (p *parser) applyOpen(pid int, k kind, name string, args []byte, r result) 
 // library the process loaded.
 func (p *parser) noteOpen(pid int, acc *fileAcc, flags []byte) {
 	acc.noteFlags(flags)
+	acc.opened = true
 	if isSharedObject([]byte(acc.path)) {
 		pr := p.proc(pid)
 		pr.Libs = appendNew(pr.Libs, acc.path)

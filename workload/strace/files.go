@@ -17,6 +17,7 @@ type fileAcc struct {
 	flushes   map[string]int64
 	openFlags []string
 	mapped    bool
+	opened    bool // an open in the trace named it
 }
 
 // intern returns the accumulator of a path.
@@ -115,7 +116,7 @@ func (p *parser) files() []File {
 	for _, acc := range p.order {
 		f := acc.f
 		f.Seconds = float64(acc.nanos) / 1e9
-		f.Flushes, f.OpenFlags, f.Mapped = acc.flushes, acc.openFlags, acc.mapped
+		f.Flushes, f.OpenFlags, f.Mapped, f.Opened = acc.flushes, acc.openFlags, acc.mapped, acc.opened
 		files = append(files, f)
 	}
 	return files

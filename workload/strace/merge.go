@@ -68,6 +68,7 @@ func mergeFile(m *File, f File) {
 	m.Unknown += f.Unknown
 	m.Seconds += f.Seconds
 	m.Mapped = m.Mapped || f.Mapped
+	m.Opened = m.Opened || f.Opened
 	m.Errnos = addCounts(m.Errnos, f.Errnos)
 	m.Syscalls = addCounts(m.Syscalls, f.Syscalls)
 	m.Flushes = addCounts(m.Flushes, f.Flushes)

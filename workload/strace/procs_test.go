@@ -1,6 +1,7 @@
 package strace_test
 
 import (
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -112,5 +113,26 @@ func TestOpenMPIComponentsAreLibraries(t *testing.T) {
 	p := tr.Program()
 	if p == nil || len(p.Libs) != 2 || !strings.HasSuffix(p.Libs[1], "mca_io_romio321.so") {
 		t.Fatalf("Program() = %+v, want libmpi and mca_io_romio321.so", p)
+	}
+}
+
+// A file written through a descriptor the program inherited (a shell's
+// > out, named by -y) is not one it opened; one it opened is, and its
+// later writes through a dup of it keep that.
+func TestOpenedTellsInheritedDescriptors(t *testing.T) {
+	text := "1 write(1</home/u/run.log>, \"x\"..., 8) = 8\n" +
+		"1 openat(AT_FDCWD</home/u>, \"out.dat\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</home/u/out.dat>\n" +
+		"1 dup2(3</home/u/out.dat>, 5) = 5</home/u/out.dat>\n" +
+		"1 write(5</home/u/out.dat>, \"x\"..., 8) = 8\n"
+	tr, err := strace.Parse(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := map[string]bool{}
+	for _, f := range tr.Files {
+		opened[f.Path] = f.Opened
+	}
+	if want := map[string]bool{"/home/u/run.log": false, "/home/u/out.dat": true}; !maps.Equal(opened, want) {
+		t.Errorf("opened %v, want %v", opened, want)
 	}
 }

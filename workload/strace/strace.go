@@ -91,6 +91,9 @@ type File struct {
 	Flushes   map[string]int64
 	OpenFlags []string
 	Mapped    bool
+	// Opened: an open in the trace named the file; false for one written
+	// only through a descriptor the program inherited (a shell's > out).
+	Opened bool
 }
 
 // Position is where a line is: its number, from 1, in a named stream.

@@ -22,7 +22,7 @@ import (
 // flushes, open flags and mappings the fixtures were not written for.
 var equateEmpty = cmp.Options{cmpopts.EquateEmpty(),
 	cmpopts.IgnoreFields(strace.Trace{}, "Procs", "Mapped", "Async"),
-	cmpopts.IgnoreFields(strace.File{}, "Flushes", "OpenFlags", "Mapped")}
+	cmpopts.IgnoreFields(strace.File{}, "Flushes", "OpenFlags", "Mapped", "Opened")}
 
 type sizes = map[int64]int64
 type calls = map[string]int64
