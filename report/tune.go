@@ -96,11 +96,20 @@ type TuneEstimate struct {
 // TuneFiles is what tune did to files so that each run starts from the
 // same state.
 type TuneFiles struct {
-	Created   []string `json:"created,omitempty"`   // removed before each run; the last baseline run's kept
-	Appended  []string `json:"appended,omitempty"`  // existed; cut back to their size before each run
-	Restored  []string `json:"restored,omitempty"`  // existed, updated in place: saved and restored
-	Rewritten []string `json:"rewritten,omitempty"` // existed, truncated by every run
-	Checked   []string `json:"checked,omitempty"`   // the outputs whose checksums were compared
+	Created  []string `json:"created,omitempty"`  // removed before each run; the last baseline run's kept
+	Appended []string `json:"appended,omitempty"` // existed; cut back to their size before each run
+	// Restored existed in the working tree, truncated or updated in
+	// place: put back before each run from a copy made before the first.
+	Restored []string `json:"restored,omitempty"`
+	// SavedLate existed outside the tree, updated in place: saved after
+	// app's runs and put back to that; Rewritten, truncated by every run.
+	SavedLate []string `json:"saved_after_app,omitempty"`
+	Rewritten []string `json:"rewritten,omitempty"`
+	// Inherited were written only through a descriptor the program
+	// inherited (a shell's > out): left alone, tune's runs write to
+	// /dev/null.
+	Inherited []string `json:"inherited,omitempty"`
+	Checked   []string `json:"checked,omitempty"` // the outputs whose checksums were compared
 }
 
 // AnonymizeTune replaces the host, user and the program's directory in

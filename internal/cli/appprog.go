@@ -41,6 +41,9 @@ type programOptions struct {
 	formatName    string        // --format
 	format        render.Format // formatName, looked up
 	applyFor      []string      // --for, for the curve's how-to-apply block
+	// saveFirst is tune's --max-saved: the bytes of the working tree's
+	// files copied before the first run; 0 for app, which copies none.
+	saveFirst int64
 }
 
 // programArgv is the program and its arguments when the command line
@@ -155,6 +158,7 @@ type programRun struct {
 	// first run (complete: all of them), to tell the files a run created.
 	before   map[string]bool
 	complete bool
+	snap     *treeCopy // tune's copy of the tree before the first run
 }
 
 func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error) {

@@ -35,6 +35,9 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	if dir, err := os.Getwd(); err == nil {
 		r.before, r.complete = listTree(dir)
 	}
+	if err := r.saveTree(); err != nil {
+		return nil, observed{}, err
+	}
 	ob, err := r.observe(ctx)
 	if err != nil {
 		return nil, ob, err
@@ -136,6 +139,12 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 	if removed := r.removeCreated(ob.input.Files); len(removed) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("the untraced run started as the traced one did: %s, which the traced run created, removed first (the untraced run writes it again)", strings.Join(removed, ", ")))
 	}
+	if restored, err := r.restoreSaved(ob.input.Files); err != nil {
+		p.UntracedWhy = err.Error()
+		return
+	} else if len(restored) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("the untraced run started as the traced one did: %s put back as it was before the traced run", strings.Join(restored, ", ")))
+	}
 	res, err := program.Run(ctx, s)
 	switch {
 	case err != nil:
@@ -168,6 +177,41 @@ func (r *programRun) removeCreated(files []workload.File) []string {
 	return out
 }
 
+// saveTree copies the tree's files before the first run, for tune.
+func (r *programRun) saveTree() error {
+	if r.o.saveFirst <= 0 {
+		return nil
+	}
+	s, err := copyTree(r.before, r.o.saveFirst, r.tmp)
+	if err != nil {
+		return err
+	}
+	r.snap = s
+	if len(s.copies) > 0 || s.skipped > 0 {
+		fmt.Fprintf(r.stderr, "iobench: tune: %s\n", s.words())
+	}
+	return nil
+}
+
+// restoreSaved puts the files the traced run updated back as they were
+// before it, from tune's copy of the tree.
+func (r *programRun) restoreSaved(files []workload.File) ([]string, error) {
+	var out []string
+	for _, f := range files {
+		if !f.Opened {
+			continue // the user's redirect, not the program's file
+		}
+		ok, err := r.snap.restore(f.Path)
+		if err != nil {
+			return out, fmt.Errorf("putting %s back before the untraced run: %w", f.Path, err)
+		}
+		if ok {
+			out = append(out, f.Path)
+		}
+	}
+	return out, nil
+}
+
 // untracedRefusal says why the program is not run a second time.
 func (r *programRun) untracedRefusal(ob observed) string {
 	switch {
@@ -184,8 +228,21 @@ func (r *programRun) untracedRefusal(ob observed) string {
 		if slices.Contains(f.OpenFlags, "O_APPEND") && !slices.Contains(f.OpenFlags, "O_TRUNC") {
 			return fmt.Sprintf("the program appends to %s, which a second run would change: the wall time includes the tracer's cost", f.Path)
 		}
+		if r.unsavedInPlace(f) {
+			return fmt.Sprintf("the program updates %s in place, which was not saved before the first run (--max-saved): a second run would change it; the wall time includes the tracer's cost", f.Path)
+		}
 	}
 	return ""
+}
+
+// unsavedInPlace says whether tune's copy of the tree lacks a file that
+// existed before the traced run and that it updated in place.
+func (r *programRun) unsavedInPlace(f workload.File) bool {
+	if r.snap == nil || !f.Opened || !r.before[f.Path] || slices.Contains(f.OpenFlags, "O_TRUNC") {
+		return false
+	}
+	_, ok := r.snap.copyOf(f.Path)
+	return !ok
 }
 
 // gfortranBuffer is the unformatted buffer libgfortran used: the

@@ -61,7 +61,7 @@ func tuneRows() []optRow[tuneOpts] {
 		timeBudgetRow("stop the timed runs after this long (the expected duration is said before they start)", defaultTuneLimit.String(), "", func(o *tuneOpts) *opt[string] { return &o.timeBudget }),
 		row(&cli.Float64Flag{Name: "alpha", Value: defaultTuneAlpha, Usage: "the false-positive rate of the whole tune, screening and confirmation"}, func(o *tuneOpts) *opt[float64] { return &o.alpha }),
 		seedRow("seed of the run order, to replay one (0: a random seed, reported)", "", func(o *tuneOpts) *opt[uint64] { return &o.seed }),
-		row(&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of existing files the program updates in place that tune saves and restores"}, func(o *tuneOpts) *opt[string] { return &o.maxSaved }),
+		row(&cli.StringFlag{Name: "max-saved", Value: "1GiB", Usage: "the most bytes of the working directory's files tune copies before the first run, to put back a file the program updates in place (0: none)"}, func(o *tuneOpts) *opt[string] { return &o.maxSaved }),
 		curveRow("price the program on this measured curve instead of a quick one", "", func(o *tuneOpts) *opt[string] { return &o.curve }),
 		curveTimeRow("without --curve: the time the quick curve may take", func(o *tuneOpts) *opt[time.Duration] { return &o.curveTime }),
 		formatRow(report.CmdTune, "text", "output format: %s", func(o *tuneOpts) *opt[string] { return &o.format }),
@@ -110,6 +110,7 @@ func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 		return o, usagef("--max-saved: %q is not a size", f.maxSaved.v)
 	}
 	o.maxSaved = int64(saved)
+	o.prog.saveFirst = o.maxSaved
 	if o.format, err = lookupFormat(report.CmdTune, f.format.v); err != nil {
 		return o, err
 	}

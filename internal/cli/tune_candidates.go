@@ -27,6 +27,9 @@ type candidate struct {
 	shim    bool     // the stdio shim: its traced run reports that it loaded
 }
 
+// sourceSet is the source of a candidate the user gave.
+const sourceSet = "--set"
+
 // maxTuneBuffer caps the neighbours tune tries: a buffer per open file.
 const maxTuneBuffer = 256 << 20
 
@@ -64,7 +67,7 @@ func candidates(rep *report.AppReport, sets []string, shim *preload.Shim, shimWh
 		cannot = append(cannot, ownCalls(rep)...)
 	}
 	for _, s := range sets {
-		out = append(out, candidate{name: s, env: []string{s}, source: "--set"})
+		out = append(out, candidate{name: s, env: []string{s}, source: sourceSet})
 	}
 	return dedupe(out), cannot
 }

@@ -173,3 +173,18 @@ func TestFcollFromTheInstallation(t *testing.T) {
 		t.Errorf("fcoll candidates %q, want two_phase alone: vulcan is in effect, dynamic_gen2 not installed", got)
 	}
 }
+
+// Without an untraced run (a long program, one that appends), app's
+// estimate is still given, over the traced run's time and said so, for
+// finish to hold against the timed baseline.
+func TestEstimateWithoutAnUntracedRun(t *testing.T) {
+	app := &report.AppReport{Estimate: &report.AppEstimate{SavingSeconds: 0.5},
+		Program: &report.AppProgram{TracedSeconds: 2, UntracedWhy: "the program appends to log.txt", Curve: &report.AppProgramCurve{Source: "quick sweep", Comparable: true}}}
+	e := estimateFor(app, candidate{advised: true})
+	if e == nil || e.Ratio != 0.75 || e.SavingSeconds != 0.5 || !strings.Contains(e.Basis, "traced run's 2 s") || !strings.Contains(e.Basis, "appends to log.txt") {
+		t.Errorf("estimate %+v, want x0.75 over the traced run's 2 s, saying why", e)
+	}
+	if e := estimateFor(app, candidate{}); e != nil {
+		t.Errorf("a neighbour got app's estimate %+v", e)
+	}
+}

@@ -54,57 +54,77 @@ type fileGuard struct {
 }
 
 // newFileGuard sorts the files the first run wrote: created (not in the
-// listing before it), truncated, appended, or updated in place (saved
-// now, up to maxSaved bytes in all, else refused).
-func newFileGuard(dir string, before map[string]bool, complete bool, written []workload.File, scratch string, maxSaved int64) (*fileGuard, error) {
-	g := &fileGuard{dir: dir, complete: complete, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
-	var big []string
-	var savedBytes int64
+// listing before it), appended (cut back), existing ones in the tree
+// (put back from the copy made before the first run; one over
+// --max-saved is refused), existing ones outside it (saved now, after
+// app's runs), and those written only through a descriptor the program
+// inherited (a shell's > out: left alone).
+func newFileGuard(dir string, r *programRun, written []workload.File, maxSaved int64) (*fileGuard, error) {
+	before, snap := r.before, r.snap
+	g := &fileGuard{dir: dir, complete: r.complete, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
+	var unsaved []string
+	savedBytes := snap.total()
 	for _, f := range written {
 		st, err := os.Stat(f.Path)
 		if err != nil || !st.Mode().IsRegular() || !filepath.IsAbs(f.Path) {
 			continue
 		}
+		if !f.Opened {
+			g.files.Inherited = append(g.files.Inherited, f.Path)
+			continue
+		}
 		g.files.Checked = append(g.files.Checked, f.Path)
-		switch {
+		switch c, saved := snap.copyOf(f.Path); {
 		case g.created(f.Path, before):
 			g.files.Created = append(g.files.Created, f.Path)
-		case slices.Contains(f.OpenFlags, "O_TRUNC"):
-			g.files.Rewritten = append(g.files.Rewritten, f.Path)
-		case slices.Contains(f.OpenFlags, "O_APPEND") && st.Size() >= f.Bytes:
+		case slices.Contains(f.OpenFlags, "O_APPEND") && !slices.Contains(f.OpenFlags, "O_TRUNC") && st.Size() >= f.Bytes:
 			g.files.Appended = append(g.files.Appended, f.Path)
 			g.cut[f.Path] = st.Size() - f.Bytes
+		case saved:
+			g.saved[f.Path] = c
+			g.files.Restored = append(g.files.Restored, f.Path)
+		case g.inTree(f.Path):
+			unsaved = append(unsaved, f.Path)
+		case slices.Contains(f.OpenFlags, "O_TRUNC"):
+			g.files.Rewritten = append(g.files.Rewritten, f.Path)
 		default:
 			if savedBytes += st.Size(); savedBytes > maxSaved {
-				big = append(big, f.Path)
+				unsaved = append(unsaved, f.Path)
 				continue
 			}
-			if err := g.save(f.Path, scratch); err != nil {
+			if err := g.saveLate(f.Path, r.tmp); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if len(big) > 0 {
-		return nil, fmt.Errorf("the program updates files in place that existed before it ran, more than --max-saved %d bytes to save and restore: %v; copy them aside and run tune on the copies, or raise --max-saved", maxSaved, big)
+	if len(unsaved) > 0 {
+		return nil, fmt.Errorf("the program updates files that existed before it ran, and they were not saved within --max-saved %d bytes: %v; copy them aside and run tune on the copies, or raise --max-saved", maxSaved, unsaved)
 	}
+	snap.keepOnly(g.saved)
 	return g, nil
 }
 
 // created says whether the program made path: absent from a complete
 // listing of the tree that holds it.
 func (g *fileGuard) created(path string, before map[string]bool) bool {
-	rel, err := filepath.Rel(g.dir, path)
-	inside := err == nil && filepath.IsLocal(rel)
-	return inside && g.complete && !before[path]
+	return g.inTree(path) && g.complete && !before[path]
 }
 
-func (g *fileGuard) save(path, scratch string) error {
+// inTree says whether path is under the listed working directory.
+func (g *fileGuard) inTree(path string) bool {
+	rel, err := filepath.Rel(g.dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// saveLate saves a file outside the tree, which no copy made before the
+// first run holds: it is put back as app's runs left it.
+func (g *fileGuard) saveLate(path, scratch string) error {
 	copyPath := filepath.Join(scratch, fmt.Sprintf("saved-%d", len(g.saved)))
 	if err := copyFile(path, copyPath); err != nil {
 		return fmt.Errorf("saving %s before tune's runs: %w", path, err)
 	}
 	g.saved[path] = copyPath
-	g.files.Restored = append(g.files.Restored, path)
+	g.files.SavedLate = append(g.files.SavedLate, path)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,7 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 		return nil, err
 	}
 	t.rep = t.newTuneReport(dir)
+	t.sayPhases()
 	app, ob, err := t.r.measure(ctx)
 	if err != nil {
 		return nil, err
@@ -58,7 +60,7 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	if ob.res.Failed() {
 		return nil, &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
 	}
-	if t.guard, err = newFileGuard(dir, t.r.before, t.r.complete, ob.input.Files, t.r.tmp, t.o.maxSaved); err != nil {
+	if t.guard, err = newFileGuard(dir, t.r, ob.input.Files, t.o.maxSaved); err != nil {
 		return nil, err
 	}
 	t.rep.Files = t.guard.files
@@ -85,20 +87,28 @@ func (t *tuneRun) setArms(ctx context.Context, app *report.AppReport, exe string
 	}
 }
 
-// estimateFor is app's estimate for the advised candidate: the program's
-// untraced wall time less the estimated saving, over it.
+// estimateFor is app's estimate for the advised candidate: the saving,
+// and the ratio over app's wall time (the untraced run's, else the
+// traced one's) until finish holds it against the timed baseline.
 func estimateFor(app *report.AppReport, c candidate) *report.TuneEstimate {
 	p, e := app.Program, app.Estimate
-	if !c.advised || e == nil || p.UntracedSeconds <= 0 || p.Curve == nil || !p.Curve.Comparable {
+	if !c.advised || e == nil || p.Curve == nil || !p.Curve.Comparable {
+		return nil
+	}
+	wall, basis := p.UntracedSeconds, fmt.Sprintf("the untraced run's %.3g s", p.UntracedSeconds)
+	if wall <= 0 {
+		wall, basis = p.TracedSeconds, fmt.Sprintf("the traced run's %.3g s, tracer included (%s)", p.TracedSeconds, cmp.Or(p.UntracedWhy, "no untraced run"))
+	}
+	if wall <= 0 {
 		return nil
 	}
 	if rp := p.RuntimePrice; rp != nil && rp.Settled() {
-		return &report.TuneEstimate{Ratio: (p.UntracedSeconds - rp.SavingSeconds) / p.UntracedSeconds, SavingSeconds: rp.SavingSeconds,
-			Basis: fmt.Sprintf("app: %s's own writer at %s and %s buffers, scaled to the program's bytes, against the untraced run's %.3g s",
-				advice.RuntimeTitle(rp.Runtime), humanBytes(rp.Now.BufferBytes), humanBytes(rp.Advised.BufferBytes), p.UntracedSeconds)}
+		return &report.TuneEstimate{Ratio: (wall - rp.SavingSeconds) / wall, SavingSeconds: rp.SavingSeconds,
+			Basis: fmt.Sprintf("app: %s's own writer at %s and %s buffers, scaled to the program's bytes, against %s",
+				advice.RuntimeTitle(rp.Runtime), humanBytes(rp.Now.BufferBytes), humanBytes(rp.Advised.BufferBytes), basis)}
 	}
-	return &report.TuneEstimate{Ratio: (p.UntracedSeconds - e.SavingSeconds) / p.UntracedSeconds, SavingSeconds: e.SavingSeconds,
-		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against the untraced run's %.3g s%s", p.Curve.Source, p.UntracedSeconds, unsettledWords(p.RuntimePrice))}
+	return &report.TuneEstimate{Ratio: (wall - e.SavingSeconds) / wall, SavingSeconds: e.SavingSeconds,
+		Basis: fmt.Sprintf("app: the writes at the recommended size on the %s curve, against %s%s", p.Curve.Source, basis, unsettledWords(p.RuntimePrice))}
 }
 
 // unsettledWords says why a price through the runtime is not the estimate.
@@ -116,13 +126,16 @@ func (t *tuneRun) measureArms(ctx context.Context, app *report.AppReport) error 
 		t.rep.Verdict = "no candidate setting: " + noCandidateWords(t.rep)
 		return nil
 	}
+	t.sayExpected(app)
 	if err := t.warmUp(ctx); err != nil {
 		return err
 	}
 	if err := t.checkEffects(ctx); err != nil {
 		return err
 	}
-	t.sayExpected(app)
+	if err := t.warmCandidates(ctx); err != nil {
+		return err
+	}
 	winner, err := t.screen(ctx)
 	if err != nil || winner == nil {
 		t.rep.Verdict = t.noWinnerWords()
@@ -158,6 +171,18 @@ func (t *tuneRun) warmUp(ctx context.Context) error {
 		t.rep.Notes = append(t.rep.Notes, "the two warm-up baseline runs wrote the same bytes: every candidate's outputs are checked against them")
 	} else {
 		t.rep.Notes = append(t.rep.Notes, "the two warm-up baseline runs wrote different bytes (time stamps, random data): outputs are not compared")
+	}
+	return nil
+}
+
+// warmCandidates runs each candidate still timed once, untimed: its
+// first run pays for what a setting changes once (a file's layout, a
+// cache), as the baseline's warm-up pair did; a failure excludes it.
+func (t *tuneRun) warmCandidates(ctx context.Context) error {
+	for _, a := range t.timed()[1:] {
+		if _, err := t.once(ctx, a, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -344,7 +369,11 @@ func (t *tuneRun) traceArm(ctx context.Context, st string, a *arm, i int) error 
 	if got.size == t.calls.size && math.Abs(float64(got.calls-t.calls.calls)) <= 0.01*float64(t.calls.calls) {
 		a.rec.NoEffect = true
 		a.rec.Effect = fmt.Sprintf("the calls to %s stayed %d B (%d calls)", t.calls.path, got.size, got.calls)
-		a.excluded = "the setting had no effect on the call sizes"
+		if a.c.source == sourceSet {
+			a.rec.Effect += "; timed all the same: a setting of your own may change the time and not the calls"
+		} else {
+			a.excluded = "the setting had no effect on the call sizes"
+		}
 	}
 	return nil
 }
@@ -393,16 +422,38 @@ func (t *tuneRun) timed() []*arm {
 	return out
 }
 
-// sayExpected says, before the timed runs start, how long they take at
-// most.
+// sayPhases says, before anything runs, what tune will do and what
+// bounds each part: the program's own time is known only once it ran.
+func (t *tuneRun) sayPhases() {
+	curve := fmt.Sprintf("a quick curve within --curve-time %v", t.o.prog.curveTime)
+	if t.o.prog.curve != "" {
+		curve = "its price on --curve " + t.o.prog.curve
+	}
+	fmt.Fprintf(t.r.stderr, "iobench: tune: first as app does: the program traced, again untraced when the traced run took under %v, %s; then tune's own runs within --time-budget %v, their number said once the program's time is known\n",
+		t.o.prog.untracedBelow, curve, t.o.limit)
+}
+
+// sayExpected says, before tune's own runs start, how long they take:
+// the warm-ups, one traced check and one warm-up per candidate, the
+// timed blocks, the last baseline run. The budget counts from the first
+// warm-up, and a block under way is finished.
 func (t *tuneRun) sayExpected(app *report.AppReport) {
-	per := app.Program.UntracedSeconds
+	per, traced := app.Program.UntracedSeconds, app.Program.TracedSeconds
 	if per <= 0 {
-		per = app.Program.TracedSeconds
+		per = traced
 	}
 	arms := len(t.timed())
-	blocks := abtest.MaxBlocks(slices.Repeat([]float64{per}, arms), t.o.limit)
-	t.rep.ExpectedSeconds = math.Min(t.o.limit.Seconds(), float64(blocks*arms)*per)
-	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run: at most %d blocks of %d runs, about %s, within --time-budget %v\n",
-		arms-1, per, blocks, arms, (time.Duration(t.rep.ExpectedSeconds) * time.Second).String(), t.o.limit)
+	fixed := float64(2+(arms-1))*per + float64(arms-1)*traced
+	left := max(t.o.limit-time.Duration(fixed*float64(time.Second)), 0)
+	blocks := abtest.MaxBlocks(slices.Repeat([]float64{per}, arms), left)
+	timed := math.Min(float64(blocks*arms)*per, left.Seconds())
+	t.rep.ExpectedSeconds = fixed + timed + per
+	most := math.Max(t.o.limit.Seconds(), fixed) + float64(arms)*per + per
+	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run (%.3g s traced): %d warm-up and %d traced check run(s), then at most %d blocks of %d runs and a last baseline run; about %s, at most %s (--time-budget %v, the block under way, the last run)\n",
+		arms-1, per, traced, 2+(arms-1), arms-1, blocks, arms, secondsDuration(t.rep.ExpectedSeconds), secondsDuration(most), t.o.limit)
+}
+
+// secondsDuration is seconds as a duration rounded for people.
+func secondsDuration(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }

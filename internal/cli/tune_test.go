@@ -16,13 +16,14 @@ import (
 )
 
 // fakeProgram is a program whose speed and write size depend on its
-// environment: FAST=1 writes 64 KiB calls and naps less; BS sets the
-// call size alone; FAIL and KILL end it badly. It reads input.txt and
+// environment: FAST=1 writes 64 KiB calls and naps less; QUICK=1 naps
+// less alone, BS sets the call size alone; FAIL and KILL end it badly. It reads input.txt and
 // appends a line to log.txt, both there before it runs.
 const fakeProgram = `#!/bin/sh
 bs=${BS:-512}
 nap=0.06
 if [ -n "$FAST" ]; then bs=65536; nap=0.01; fi
+[ -n "$QUICK" ] && nap=0.01
 [ -n "$FAIL" ] && exit 1
 [ -n "$KILL" ] && kill -9 $$
 cat input.txt > /dev/null
@@ -53,13 +54,20 @@ func runTune(t *testing.T, args ...string) (*report.TuneReport, string, int) {
 	full := append([]string{"tune", "--curve-time", "2s", "--format", "json", "-o", out}, args...)
 	full = append(full, "--", "sh", "./prog.sh")
 	_, stderr, code := runCLI(t, full...)
+	return readTuneReport(t, out), stderr, code
+}
+
+// readTuneReport reads a JSON tune report; an empty one when tune wrote
+// none.
+func readTuneReport(t *testing.T, path string) *report.TuneReport {
+	t.Helper()
 	var rep report.TuneReport
-	if raw, err := os.ReadFile(out); err == nil {
+	if raw, err := os.ReadFile(path); err == nil {
 		if err := json.Unmarshal(raw, &rep); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return &rep, stderr, code
+	return &rep
 }
 
 // The user's files are as one run of the program leaves them: the input
@@ -99,19 +107,36 @@ func TestTuneFindsTheFasterSetting(t *testing.T) {
 
 func TestTuneNoDifference(t *testing.T) {
 	dir := tuneDir(t)
-	rep, stderr, code := runTune(t, "--set", "BS=1024", "--set", "UNUSED=1", "--alpha", "0.001", "--time-budget", "8s")
+	rep, stderr, code := runTune(t, "--set", "BS=256", "--set", "UNUSED=1", "--alpha", "0.001", "--time-budget", "8s")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	if rep.Winner != "" {
-		t.Errorf("winner %q from a setting that changes nothing of the time\n%s", rep.Winner, stderr)
+		t.Errorf("winner %q: UNUSED=1 changes nothing, BS=256 only adds calls\n%s", rep.Winner, stderr)
 	}
 	unused := rep.Arms[2]
-	if unused.Name != "UNUSED=1" || !unused.NoEffect || unused.Runs != 0 {
-		t.Errorf("UNUSED=1: %+v, want no effect on the call sizes and not timed", unused)
+	if unused.Name != "UNUSED=1" || !unused.NoEffect || unused.Runs < 2 || unused.Excluded != "" {
+		t.Errorf("UNUSED=1: %+v, want no effect on the call sizes, and timed: it is the user's own", unused)
 	}
 	if bs := rep.Arms[1]; bs.NoEffect || bs.Runs < 2 {
-		t.Errorf("BS=1024: %+v, want an effect and timed runs", bs)
+		t.Errorf("BS=256: %+v, want an effect and timed runs", bs)
+	}
+	checkFiles(t, dir)
+}
+
+// A setting of the user's own that changes the program's time and not
+// its calls is timed, and wins: the traced check alone would drop it.
+func TestTuneTimesASettingOfYourOwn(t *testing.T) {
+	dir := tuneDir(t)
+	rep, stderr, code := runTune(t, "--set", "QUICK=1", "--time-budget", "60s")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if a := rep.Arms[1]; !a.NoEffect || !strings.Contains(a.Effect, "timed all the same") || rep.Winner != "QUICK=1" {
+		t.Errorf("QUICK=1: %+v, winner %q; want the calls unchanged, timed, and the winner\n%s", a, rep.Winner, stderr)
+	}
+	if !strings.HasPrefix(stderr, "iobench: tune: first as app does") || rep.ExpectedSeconds <= 0 || !strings.Contains(stderr, "warm-up and 1 traced check run(s)") {
+		t.Errorf("expected %v s; the phases and the duration were not said first:\n%s", rep.ExpectedSeconds, stderr)
 	}
 	checkFiles(t, dir)
 }

@@ -186,7 +186,7 @@ func (t *tuneRun) noWinnerWords() string {
 
 // applyLines set the winner for a shell, a job script and the launchers.
 func applyLines(c candidate, argv []string) []string {
-	if len(c.code) > 0 && c.source != "--set" && strings.HasPrefix(c.name, "stdio") {
+	if len(c.code) > 0 && c.source != sourceSet && strings.HasPrefix(c.name, "stdio") {
 		return append(c.code, "# the shim that tried it ("+c.name+") is iobench's own, removed after the run; set the buffer in the program")
 	}
 	var out []string

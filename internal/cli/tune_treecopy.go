@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/dustin/go-humanize"
+	"golang.org/x/sys/unix"
+)
+
+// maxCopiedFiles caps how many files the tree copy holds: beyond it a
+// file the program updates in place is refused as one over --max-saved.
+const maxCopiedFiles = 10000
+
+// treeCopy is the working tree's writable files as they were before the
+// program's first run, copied to the scratch directory, smallest first
+// up to a byte budget: tune puts a file the program updates in place
+// back as it was before any run, which only a copy made before the
+// first run can do (the trace tells which files those are only after).
+type treeCopy struct {
+	copies  map[string]string // path: its copy
+	bytes   int64
+	skipped int // writable files over the budget, not copied
+}
+
+// copyTree copies the listed files of the tree that this user can
+// write (those the program could update), smallest first, until budget
+// bytes or maxCopiedFiles.
+func copyTree(listed map[string]bool, budget int64, scratch string) (*treeCopy, error) {
+	type entry struct {
+		path string
+		size int64
+	}
+	var files []entry
+	for p := range listed {
+		st, err := os.Lstat(p)
+		if err != nil || !st.Mode().IsRegular() || unix.Access(p, unix.W_OK) != nil {
+			continue
+		}
+		files = append(files, entry{p, st.Size()})
+	}
+	slices.SortFunc(files, func(a, b entry) int { return cmp.Or(cmp.Compare(a.size, b.size), cmp.Compare(a.path, b.path)) })
+	s := &treeCopy{copies: map[string]string{}}
+	for i, f := range files {
+		if s.bytes+f.size > budget || len(s.copies) == maxCopiedFiles {
+			s.skipped = len(files) - i
+			break
+		}
+		dst := filepath.Join(scratch, fmt.Sprintf("before-%d", i))
+		if err := cloneFile(f.path, dst); err != nil {
+			return nil, fmt.Errorf("saving %s before the first run: %w", f.path, err)
+		}
+		s.copies[f.path] = dst
+		s.bytes += f.size
+	}
+	return s, nil
+}
+
+// words says what the copy holds, for the user before the first run.
+func (s *treeCopy) words() string {
+	w := fmt.Sprintf("saved %d file(s) of the working directory, %s, before the first run, so that a file the program updates in place is put back as it was", len(s.copies), humanize.IBytes(uint64(s.bytes)))
+	if s.skipped > 0 {
+		w += fmt.Sprintf("; %d larger file(s) over --max-saved were not saved", s.skipped)
+	}
+	return w
+}
+
+// restore puts a file back as it was before the first run; false when
+// the copy has none of it.
+func (s *treeCopy) restore(path string) (bool, error) {
+	c, ok := s.copyOf(path)
+	if !ok {
+		return false, nil
+	}
+	return true, copyFile(c, path)
+}
+
+func (s *treeCopy) copyOf(path string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	c, ok := s.copies[path]
+	return c, ok
+}
+
+// total is the bytes the copy holds.
+func (s *treeCopy) total() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.bytes
+}
+
+// keepOnly removes the copies of files not in keep: the program did
+// not write them.
+func (s *treeCopy) keepOnly(keep map[string]string) {
+	if s == nil {
+		return
+	}
+	for p, c := range s.copies {
+		if _, ok := keep[p]; !ok {
+			os.Remove(c)
+			delete(s.copies, p)
+		}
+	}
+}
+
+// cloneFile makes dst a copy of src: a reflink where the file system
+// shares blocks (XFS, Btrfs), else the bytes.
+func cloneFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) != nil {
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
+}
