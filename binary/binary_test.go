@@ -222,7 +222,8 @@ func TestIdentifyLib(t *testing.T) {
 	}
 }
 
-func TestMPIIOComponent(t *testing.T) {
+// From the environment and the release alone (no trace, no launcher).
+func TestMPIIOComponentFromTheEnvironment(t *testing.T) {
 	for _, tc := range []struct {
 		env           []string
 		kind          Kind
@@ -243,9 +244,9 @@ func TestMPIIOComponent(t *testing.T) {
 		{[]string{"OMPI_MCA_io=ompio,romio321"}, OpenMPI, "4.1", "lustre", "ompio", "OMPI_MCA_io"},
 		{nil, Stdio, "", "ext4", "", "not an MPI"},
 	} {
-		got, why := MPIIOComponent(tc.env, tc.kind, tc.version, tc.fs)
+		got, why := MPIIOComponentFrom(tc.kind, tc.version, MPIIOSources{Env: tc.env, FSType: tc.fs})
 		if got != tc.want || !strings.Contains(why, tc.whyPart) {
-			t.Errorf("MPIIOComponent(%v, %q, %q, %q) = %q, %q; want %q, ~%q",
+			t.Errorf("MPIIOComponentFrom(%v, %q, %q, %q) = %q, %q; want %q, ~%q",
 				tc.env, tc.kind, tc.version, tc.fs, got, why, tc.want, tc.whyPart)
 		}
 	}

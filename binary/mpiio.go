@@ -29,13 +29,6 @@ type MPIIOSources struct {
 	FSType     string // as statfs names it: "lustre", "gpfs", "ext4"
 }
 
-// MPIIOComponent says which MPI-IO component the MPI runtime uses for a file
-// on fstype (as statfs names it, e.g. "lustre", "gpfs", "ext4"), and why,
-// from the environment and the parameter files it names.
-func MPIIOComponent(env []string, kind Kind, version string, fstype string) (component, why string) {
-	return MPIIOComponentFrom(kind, version, MPIIOSources{Env: env, FSType: fstype})
-}
-
 // MPIIOComponentFrom says which MPI-IO component ran, and why: what the
 // trace shows ran; else the io parameter by Open MPI's precedence (the
 // launcher's --mca, OMPI_MCA_io, the parameter files); else the

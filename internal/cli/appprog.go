@@ -279,11 +279,32 @@ func (r *programRun) observeLoaded(ctx context.Context, why string) (observed, e
 	if err != nil {
 		return observed{}, err
 	}
-	ob := observed{res: res, exe: r.exe, note: why, input: workload.Input{Path: strings.Join(r.o.argv, " "), Kind: workload.KindStrace}}
-	for _, l := range loaded {
-		ob.libs = append(ob.libs, l.Libs...)
-	}
+	ob := observed{res: res, note: why, input: workload.Input{Path: strings.Join(r.o.argv, " "), Kind: workload.KindStrace}}
+	ob.exe, ob.libs = programOf(loaded, r.exe)
 	return ob, nil
+}
+
+// programOf is the process of a loader-watched run that app reads: the
+// last one that loaded an I/O runtime other than libc (app -- ./run.sh
+// reads the program the script starts, not the shell), else the last
+// one; its executable resolved as ld.so named it, else fallback.
+func programOf(loaded []program.Loaded, fallback string) (string, []string) {
+	if len(loaded) == 0 {
+		return fallback, nil
+	}
+	pick := loaded[len(loaded)-1]
+	for _, l := range slices.Backward(loaded) {
+		if slices.ContainsFunc(l.Libs, func(lib string) bool { k, ok := binary.IdentifyLib(lib); return ok && k != binary.Stdio }) {
+			pick = l
+			break
+		}
+	}
+	wd, _ := os.Getwd() // a relative name is the process's own cwd's: most often app's
+	exe, err := program.Resolve(pick.Program, wd, os.Getenv("PATH"))
+	if err != nil {
+		exe = fallback
+	}
+	return exe, pick.Libs
 }
 
 // readTrace parses the run's trace, keeping a copy where --trace says.
@@ -324,8 +345,9 @@ func copyNew(src, dst string) error {
 }
 
 // libraries names the program's I/O runtimes from its executable and
-// the shared objects it loaded.
-func libraries(exe string, libs []string, fstype string) ([]report.AppLibrary, map[string]string, []string) {
+// the shared objects it loaded; an MPI runtime's MPI-IO component from
+// those, the launcher's options in argv and the environment.
+func libraries(exe string, argv, libs []string, fstype string) ([]report.AppLibrary, map[string]string, []string) {
 	facts, err := binary.Inspect(exe, libs)
 	var notes []string
 	if err != nil && !errors.Is(err, binary.ErrNotELF) {
@@ -339,7 +361,7 @@ func libraries(exe string, libs []string, fstype string) ([]report.AppLibrary, m
 			linked[name] = rt.Evidence
 		}
 		if rt.Kind == binary.OpenMPI || rt.Kind == binary.MPICH {
-			component, why := binary.MPIIOComponent(os.Environ(), rt.Kind, rt.Version, fstype)
+			component, why := mpiioComponent(rt, argv, libs, fstype)
 			linked[mpiioRuntime(component)] = rt.Evidence + "; MPI-IO through " + component + ": " + why
 			out[len(out)-1].Evidence += "; MPI-IO component " + component + " (" + why + ")"
 		}

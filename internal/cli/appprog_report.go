@@ -48,7 +48,7 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	p := r.programRecord(ob)
 	r.timeUntraced(ctx, ob, p)
 	inputs := []workload.Input{ob.input}
-	libs, linked, notes := libraries(ob.exe, ob.libs, writtenFSType(ob.input))
+	libs, linked, notes := libraries(ob.exe, r.o.argv, ob.libs, writtenFSType(ob.input))
 	p.Libraries, p.Notes = libs, append(p.Notes, notes...)
 	p.Behaviours = behaviours(ob.input, r.gfortranBuffer(), linked)
 	head := report.AppReport{Tool: toolInfo(), Command: commandLine(r.c), StartTime: time.Now(), Program: p}

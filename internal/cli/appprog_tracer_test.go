@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/iobench/iobench/binary"
+	"github.com/iobench/iobench/program"
+	"github.com/iobench/iobench/report"
 )
 
 // TestAppWhenTracingIsRefused: a tracer the system refuses (here a fake
@@ -12,12 +18,7 @@ import (
 // program: one line says so and what to do, the program still runs,
 // untraced, and its own exit status is app's.
 func TestAppWhenTracingIsRefused(t *testing.T) {
-	bin := t.TempDir()
-	fake := "#!/bin/sh\necho 'strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted' >&2\nexit 1\n"
-	if err := os.WriteFile(filepath.Join(bin, "strace"), []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	refuseTracing(t)
 	t.Chdir(t.TempDir())
 	stdout, stderr, code := runCLI(t, "app", "--", "sh", "-c", "echo ran; exit 3")
 	if code != 3 {
@@ -37,6 +38,41 @@ func TestAppWhenTracingIsRefused(t *testing.T) {
 	}
 }
 
+// refuseTracing puts first on PATH a strace that fails as ptrace rules
+// make it fail.
+func refuseTracing(t *testing.T) {
+	t.Helper()
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho 'strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "strace"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+}
+
+// Untraced, app -- sh ./run.sh names the Fortran program the script
+// starts and its libgfortran, from the loader's trace.
+func TestAppUntracedReadsTheScriptsProgram(t *testing.T) {
+	dir := t.TempDir()
+	exe := buildC(t, "gfortran", dir, "p.f90", "program p\nopen(10, file='x.dat', form='unformatted')\nwrite(10) 1.0d0\nclose(10)\nend program\n")
+	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n./prog\ncat x.dat > /dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	refuseTracing(t)
+	t.Chdir(dir)
+	out := filepath.Join(t.TempDir(), "app.json")
+	if _, stderr, code := runCLI(t, "app", "--format", "json", "-o", out, "--", "sh", "./run.sh"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep report.AppReport
+	if raw, err := os.ReadFile(out); err != nil || json.Unmarshal(raw, &rep) != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	if rep.Program.Exe != exe || !slices.ContainsFunc(rep.Program.Libraries, func(l report.AppLibrary) bool { return l.Kind == string(binary.Gfortran) }) {
+		t.Errorf("exe %q, libraries %+v; want %s and libgfortran", rep.Program.Exe, rep.Program.Libraries, exe)
+	}
+}
+
 // TestAppOwnFailuresAre125: as env(1) does, app's own failure after the
 // program ran is 125, never a status the program could have given.
 func TestAppOwnFailuresAre125(t *testing.T) {
@@ -44,5 +80,22 @@ func TestAppOwnFailuresAre125(t *testing.T) {
 	_, stderr, code := runCLI(t, "app", "--curve", filepath.Join(t.TempDir(), "missing.json"), "--", "true")
 	if code != 125 || !strings.Contains(stderr, "--curve") {
 		t.Errorf("a missing --curve: exit %d, %q; want 125 naming --curve", code, stderr)
+	}
+}
+
+// Untraced, app reads the process that loaded an I/O runtime, not the
+// shell that started it, nor the last helper the script ran.
+func TestProgramOfALoaderWatchedScript(t *testing.T) {
+	libc, gf := "/lib/x86_64-linux-gnu/libc.so.6", "/nowhere/libgfortran.so.5"
+	loaded := []program.Loaded{{PID: 1, Program: "/bin/sh", Libs: []string{libc}}, {PID: 2, Program: "/bin/true", Libs: []string{libc, gf}},
+		{PID: 3, Program: "/bin/cat", Libs: []string{libc}}}
+	if exe, libs := programOf(loaded, "/work/run.sh"); exe != "/bin/true" || !slices.Contains(libs, gf) {
+		t.Errorf("programOf = %q, %v; want /bin/true with libgfortran", exe, libs)
+	}
+	if exe, _ := programOf(loaded[:1], "/work/run.sh"); exe != "/bin/sh" {
+		t.Errorf("without a runtime: %q, want the last process, /bin/sh", exe)
+	}
+	if exe, _ := programOf([]program.Loaded{{Program: "./gone", Libs: []string{gf}}}, "/work/run.sh"); exe != "/work/run.sh" {
+		t.Errorf("an executable not found: %q, want the fallback", exe)
 	}
 }

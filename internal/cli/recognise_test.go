@@ -38,7 +38,7 @@ func buildC(t *testing.T, compiler, dir, name, src string, args ...string) strin
 // that its streams' buffers are out of reach.
 func TestCannotReachCxxStreams(t *testing.T) {
 	exe := buildC(t, "g++", t.TempDir(), "p.cc", "#include <fstream>\nint main() { std::ofstream o(\"x\"); o << 1; }\n")
-	libs, _, _ := libraries(exe, nil, "ext4")
+	libs, _, _ := libraries(exe, nil, nil, "ext4")
 	rep := &report.AppReport{Program: &report.AppProgram{Exe: exe, Libraries: libs}}
 	_, cannot := candidates(rep, nil, nil, "", t.TempDir())
 	if !slices.ContainsFunc(cannot, func(s string) bool { return strings.HasPrefix(s, "C++ streams:") }) {
@@ -64,7 +64,7 @@ func TestCannotReachPython(t *testing.T) {
 		exe    string
 		loaded []string
 	}{{py, nil}, {exe, []string{lib}}} {
-		libs, _, _ := libraries(tc.exe, tc.loaded, "ext4")
+		libs, _, _ := libraries(tc.exe, nil, tc.loaded, "ext4")
 		rep := &report.AppReport{Program: &report.AppProgram{Exe: tc.exe, Libraries: libs}}
 		_, cannot := candidates(rep, nil, nil, "", t.TempDir())
 		if !slices.ContainsFunc(cannot, func(s string) bool { return strings.HasPrefix(s, "Python:") }) {
@@ -253,5 +253,27 @@ func TestMPIIOComponentFromTheLauncher(t *testing.T) {
 		if got, why := mpiioComponent(rt, tc.argv, nil, "ext4"); got != tc.want || !strings.Contains(why, tc.why) {
 			t.Errorf("%q: %q, %q; want %q, ~%q", tc.argv, got, why, tc.want, tc.why)
 		}
+	}
+}
+
+// app -- mpirun ...: the launcher's --mca io on the command line names
+// the MPI-IO component of the libmpi the program loaded.
+func TestLibrariesReadTheLauncher(t *testing.T) {
+	t.Setenv("OMPI_MCA_io", "")
+	exe, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1)")
+	}
+	lib := filepath.Join(t.TempDir(), "libmpi.so.40")
+	if err := os.Symlink(exe, lib); err != nil { // a soname is all identify reads
+		t.Fatal(err)
+	}
+	argv := []string{"mpirun", "--mca", "io", "romio321", "-np", "2", "./prog"}
+	libs, linked, _ := libraries(exe, argv, []string{lib}, "ext4")
+	if len(libs) != 1 || !strings.Contains(libs[0].Evidence, "MPI-IO component romio321") || !strings.Contains(libs[0].Evidence, "--mca io romio321") {
+		t.Errorf("libraries %+v: want Open MPI's MPI-IO through romio321, from the launcher", libs)
+	}
+	if linked[advice.RuntimeROMIO] == "" {
+		t.Errorf("linked %v: want ROMIO", linked)
 	}
 }
