@@ -37,11 +37,11 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 	rec := pc.rep.Recommendation
 	b, files, ok := pricedBehaviour(p.Behaviours, in)
 	rt, known := runtimeWriters[b.Runtime]
-	switch {
-	case !ok || !known || rec == nil || rec.BufferSize <= b.Call:
+	if !ok || !known || rec == nil || rec.BufferSize <= b.Call {
 		return nil
-	case p.Flush != workload.FlushNone && p.Flush != workload.FlushFsync:
-		p.Notes = append(p.Notes, fmt.Sprintf("not priced through %s's writer: it cannot flush as the program does (%s)", advice.RuntimeTitle(b.Runtime), p.Flush))
+	}
+	if why := writerMismatch(b, p.Flush); why != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("not priced through %s's writer: %s", advice.RuntimeTitle(b.Runtime), why))
 		return nil
 	}
 	rp := &report.AppRuntimePrice{Runtime: b.Runtime, Files: files, Bytes: bytesOf(in, files), RecordBytes: priceRecordBytes, Flush: p.Flush,
@@ -62,6 +62,19 @@ func (r *programRun) priceThroughRuntime(ctx context.Context, in workload.Input,
 	setPrice(rp, price)
 	p.RuntimePrice = rp
 	return nil
+}
+
+// writerMismatch says why the runtime's writer would not write as the
+// program did: another flush mode, or formatted records (libgfortran's
+// writer writes unformatted ones, through the other buffer).
+func writerMismatch(b advice.Behaviour, flush string) string {
+	switch {
+	case flush != workload.FlushNone && flush != workload.FlushFsync:
+		return fmt.Sprintf("it cannot flush as the program does (%s)", flush)
+	case b.Knob == advice.KnobFormatted:
+		return "the program's calls are formatted output, through " + advice.KnobFormatted + ", and the writer writes unformatted records; the curve's estimate stands alone"
+	}
+	return ""
 }
 
 // runPrice builds rt's writer and prices spec in a scratch directory

@@ -92,3 +92,23 @@ func TestUnsettledPriceIsNotTheEstimate(t *testing.T) {
 		}
 	}
 }
+
+// Formatted output is not priced through libgfortran's writer, which
+// writes unformatted records through the other buffer; nor a flush the
+// writer cannot make.
+func TestWriterMismatch(t *testing.T) {
+	for _, tt := range []struct {
+		b     advice.Behaviour
+		flush string
+		want  string
+	}{
+		{advice.Behaviour{Runtime: advice.RuntimeLibgfortran, Knob: advice.KnobUnformatted}, workload.FlushNone, ""},
+		{advice.Behaviour{Runtime: advice.RuntimeLibgfortran, Knob: advice.KnobFormatted}, workload.FlushNone, "formatted output"},
+		{advice.Behaviour{Runtime: advice.RuntimeStdio}, workload.FlushFsync, ""},
+		{advice.Behaviour{Runtime: advice.RuntimeStdio}, "O_DIRECT", "cannot flush"},
+	} {
+		if got := writerMismatch(tt.b, tt.flush); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%+v, %s: %q, want ~%q", tt.b, tt.flush, got, tt.want)
+		}
+	}
+}
