@@ -115,8 +115,8 @@ func (r *programRun) quickCurve(ctx context.Context, in workload.Input, p *repor
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(r.stderr, "iobench: a quick curve in %s (%s): %d sizes, %s per run, flushing as the program did (%s), within %v\n",
-		dir, info.Type, len(cfg.Sizes), humanBytes(cfg.TotalBytes()), p.Flush, r.o.curveTime)
+	fmt.Fprintf(r.stderr, "iobench: a quick curve in %s (%s): %d sizes, %s per run, flushing as the program did (%s), within --curve-time %v after its first %d rounds, which always run\n",
+		dir, info.Type, len(cfg.Sizes), humanBytes(cfg.TotalBytes()), p.Flush, r.o.curveTime, iobench.MinAutoRounds)
 	begin := time.Now()
 	qs := &sweepJob{cfg: cfg, fs: info, env: r.e, stderr: r.stderr, progress: r.progressMode()}
 	qs.rep = &report.Report{Header: report.Header{FS: info}, Config: cfg.Record()}

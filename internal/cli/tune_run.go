@@ -425,7 +425,7 @@ func (t *tuneRun) timed() []*arm {
 // sayPhases says, before anything runs, what tune will do and what
 // bounds each part: the program's own time is known only once it ran.
 func (t *tuneRun) sayPhases() {
-	curve := fmt.Sprintf("a quick curve within --curve-time %v", t.o.prog.curveTime)
+	curve := fmt.Sprintf("a quick curve within --curve-time %v after its first %d rounds", t.o.prog.curveTime, iobench.MinAutoRounds)
 	if t.o.prog.curve != "" {
 		curve = "its price on --curve " + t.o.prog.curve
 	}
