@@ -49,6 +49,13 @@ func waitOnTerminal(t *testing.T, cmd *exec.Cmd, screen func() string) {
 // watch sees it as it comes.
 func onTerminal(t *testing.T, cmd *exec.Cmd, watch ...func([]byte)) func() string {
 	t.Helper()
+	screen, _ := typeOnTerminal(t, cmd, watch...)
+	return screen
+}
+
+// typeOnTerminal is onTerminal with the terminal's side to type on.
+func typeOnTerminal(t *testing.T, cmd *exec.Cmd, watch ...func([]byte)) (func() string, io.Writer) {
+	t.Helper()
 	testenv.Full(t, "a terminal and seconds of drawing")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 80})
 	if err != nil {
@@ -65,7 +72,7 @@ func onTerminal(t *testing.T, cmd *exec.Cmd, watch ...func([]byte)) func() strin
 	return func() string {
 		<-copied // the child's exit ends the terminal's output (EIO)
 		return screen.String()
-	}
+	}, tty
 }
 
 // watcher sees the terminal's output as it comes.
