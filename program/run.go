@@ -70,6 +70,9 @@ func (s Spec) run(ctx context.Context, argv []string, endGroup bool) (Result, er
 		return res, startError(s.Argv[0], err)
 	}
 	pgid := cmd.Process.Pid
+	if s.OnStart != nil {
+		s.OnStart(pgid)
+	}
 	var stopped atomic.Bool
 	stopper := newGroupStopper(pgid, s.grace())
 	stop := context.AfterFunc(ctx, func() { stopped.Store(true); stopper.stop() })

@@ -41,6 +41,9 @@ type Spec struct {
 	// Grace is how long the program has after SIGINT when a run is
 	// cancelled, before SIGKILL; 0 is StopGrace.
 	Grace time.Duration
+	// OnStart, when set, is given the started process's pid (the
+	// program, a tracer or a launcher) before the run is waited for.
+	OnStart func(pid int)
 }
 
 func (s Spec) grace() time.Duration {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -229,6 +230,8 @@ type observed struct {
 	note   string           // why the writes are not known, when untraced
 	ranks  *report.AppRanks // a launcher's ranks, each traced; nil otherwise
 	split  string           // why a launcher's command line was not split
+	// mapNote names the shared objects only the process's maps showed.
+	mapNote string
 }
 
 // observe runs the program once under strace, or, when strace is
@@ -248,13 +251,51 @@ func (r *programRun) observe(ctx context.Context) (observed, error) {
 	}
 	defer done()
 	ob := observed{traced: true, split: r.launcherNote()}
+	sampler := sampleMaps(&s)
 	res, out, err := r.tracedRun(ctx, s, st, strace.RecordFlags(), scratchTrace)
+	maps := sampler.stop()
 	if err != nil {
 		return observed{}, err
 	}
 	defer out.remove()
 	ob.res = res
-	return ob, r.readTrace(out, &ob)
+	if err := r.readTrace(out, &ob); err != nil {
+		return ob, err
+	}
+	ob.addMapped(maps)
+	return ob, nil
+}
+
+// mapsSampler samples a run's processes' maps from its start.
+type mapsSampler struct{ w *program.MapsWatch }
+
+// sampleMaps has s's run sampled for the files its processes map.
+func sampleMaps(s *program.Spec) *mapsSampler {
+	m := &mapsSampler{}
+	s.OnStart = func(pid int) { m.w = program.WatchMaps(pid, program.MapsEvery) }
+	return m
+}
+
+// stop ends the sampling: the files mapped, by executable.
+func (m *mapsSampler) stop() map[string][]string { return m.w.Stop() }
+
+// addMapped adds the shared objects the program's process had mapped
+// that the trace or the loader did not name, and says so.
+func (ob *observed) addMapped(maps map[string][]string) {
+	exe, _ := filepath.Abs(ob.exe) // /proc/PID/exe is absolute, links resolved
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	var added []string
+	for _, lib := range maps[exe] {
+		if strace.IsSharedObject(lib) && !slices.Contains(ob.libs, lib) {
+			ob.libs = append(ob.libs, lib)
+			added = append(added, lib)
+		}
+	}
+	if len(added) > 0 {
+		ob.mapNote = fmt.Sprintf("%d shared object(s) seen only in /proc/PID/maps of %s: %s", len(added), ob.exe, strings.Join(added, ", "))
+	}
 }
 
 // launcherNote says, once, that a launcher's command line could not be
@@ -275,12 +316,15 @@ func (r *programRun) observeLoaded(ctx context.Context, why string) (observed, e
 		return observed{}, err
 	}
 	defer done()
+	sampler := sampleMaps(&s)
 	res, loaded, err := program.RunLoaded(ctx, s, r.tmp)
+	maps := sampler.stop()
 	if err != nil {
 		return observed{}, err
 	}
 	ob := observed{res: res, note: why, input: workload.Input{Path: strings.Join(r.o.argv, " "), Kind: workload.KindStrace}}
 	ob.exe, ob.libs = programOf(loaded, r.exe)
+	ob.addMapped(maps)
 	return ob, nil
 }
 

@@ -81,8 +81,10 @@ func writtenFSType(in workload.Input) string {
 // programRecord is what the report says of the run itself.
 func (r *programRun) programRecord(ob observed) *report.AppProgram {
 	p := &report.AppProgram{Argv: r.o.argv, Exe: ob.exe, Status: ob.res.Status, Outcome: ob.res.Describe(), Traced: ob.traced, TraceWhy: ob.note, Ranks: ob.ranks}
-	if ob.split != "" {
-		p.Notes = append(p.Notes, ob.split)
+	for _, n := range []string{ob.split, ob.mapNote} {
+		if n != "" {
+			p.Notes = append(p.Notes, n)
+		}
 	}
 	if ob.traced {
 		p.TracedSeconds = ob.res.Wall.Seconds()

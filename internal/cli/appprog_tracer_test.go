@@ -99,3 +99,48 @@ func TestProgramOfALoaderWatchedScript(t *testing.T) {
 		t.Errorf("an executable not found: %q, want the fallback", exe)
 	}
 }
+
+// blindStrace is a strace that runs the program and records none of its
+// calls: a trace cut short, or one that missed the libraries' openat.
+const blindStrace = `#!/bin/sh
+out=/dev/null
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=$2; shift 2 ;;
+	-s|-e) shift 2 ;;
+	--) shift; break ;;
+	-*) shift ;;
+	*) break ;;
+	esac
+done
+echo "1 exit_group(0) = ?" > "$out"
+exec "$@"
+`
+
+// The process's maps name the libraries a trace missed: a Fortran
+// program's libgfortran, said to come from there.
+func TestAppReadsTheMapsTheTraceMissed(t *testing.T) {
+	dir := t.TempDir()
+	buildC(t, "gfortran", dir, "p.f90", "program p\ncall sleep(1)\nend program\n")
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "strace"), []byte(blindStrace), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	t.Chdir(dir)
+	out := filepath.Join(t.TempDir(), "app.json")
+	if _, stderr, code := runCLI(t, "app", "--format", "json", "-o", out, "--", "./prog"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep report.AppReport
+	if raw, err := os.ReadFile(out); err != nil || json.Unmarshal(raw, &rep) != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	gf := slices.ContainsFunc(rep.Program.Libraries, func(l report.AppLibrary) bool { return l.Kind == string(binary.Gfortran) })
+	said := slices.ContainsFunc(rep.Program.Notes, func(n string) bool {
+		return strings.Contains(n, "/proc/PID/maps") && strings.Contains(n, "libgfortran")
+	})
+	if !gf || !said {
+		t.Errorf("libraries %+v, notes %q: want libgfortran, from the maps, said so", rep.Program.Libraries, rep.Program.Notes)
+	}
+}

@@ -105,8 +105,12 @@ func (p *parser) proc(pid int) *Proc {
 // isSharedObject tells a shared library's path: lib*.so or lib*.so.N,
 // and Open MPI's components (mca_io_ompio.so): which of them a process
 // opened shows which MPI-IO component ran.
-func isSharedObject(path []byte) bool {
-	base := filepath.Base(string(path))
+func isSharedObject(path []byte) bool { return IsSharedObject(string(path)) }
+
+// IsSharedObject says whether a file's name is a shared object's:
+// lib*.so and lib*.so.N, Open MPI's mca_*.so.
+func IsSharedObject(path string) bool {
+	base := filepath.Base(path)
 	if strings.HasPrefix(base, "mca_") {
 		return strings.HasSuffix(base, ".so")
 	}
