@@ -66,7 +66,8 @@ for p in $progs; do
 	     (if $a.screen then "x" + ($a.screen.ratio * 1000 | round / 1000 | tostring) else "-" end),
 	     (if $a.screen and $a.screen.bounded then "\($a.screen.ratio_low * 100 | round / 100)-\($a.screen.ratio_high * 100 | round / 100)" else "-" end),
 	     (if $meas > 0 and $est > 0 then ($est / $meas * 100 | round / 100 | tostring) else "-" end),
-	     (if $a.screen and $a.screen.decided then $a.screen.direction else "not established" end) + (if .winner then "; winner " + .winner else "" end)]
+	     (if (.arms | length) == 1 then "no candidate: told why (cannot_set)"
+	      elif $a.screen and $a.screen.decided then $a.screen.direction else "not established" end) + (if .winner then "; winner " + .winner else "" end)]
 	    | @tsv' "$work/$p.tune.json" |
 		awk -F'\t' '{ printf "%-16s %-48s %9s %9s %9s %7s %15s %8s %s\n", $1, substr($2, 1, 48), $3, $4, $5, $6, $7, $8, $9 }'
 done
