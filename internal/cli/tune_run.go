@@ -446,11 +446,11 @@ func (t *tuneRun) sayExpected(app *report.AppReport) {
 	fixed := float64(2+(arms-1))*per + float64(arms-1)*traced
 	left := max(t.o.limit-time.Duration(fixed*float64(time.Second)), 0)
 	blocks := abtest.MaxBlocks(slices.Repeat([]float64{per}, arms), left)
-	timed := math.Min(float64(blocks*arms)*per, left.Seconds())
-	t.rep.ExpectedSeconds = fixed + timed + per
-	most := math.Max(t.o.limit.Seconds(), fixed) + float64(arms)*per + per
-	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run (%.3g s traced): %d warm-up and %d traced check run(s), then at most %d blocks of %d runs and a last baseline run; about %s, at most %s (--time-budget %v, the block under way, the last run)\n",
-		arms-1, per, traced, 2+(arms-1), arms-1, blocks, arms, secondsDuration(t.rep.ExpectedSeconds), secondsDuration(most), t.o.limit)
+	// the sequential tests stop sooner when a difference is clear; the
+	// budget, the block under way and the last run bound it
+	t.rep.ExpectedSeconds = math.Max(t.o.limit.Seconds(), fixed) + float64(arms)*per + per
+	fmt.Fprintf(t.r.stderr, "iobench: tune: %d setting(s) and the baseline, %.3g s a run (%.3g s traced): %d warm-up and %d traced check run(s), then at most %d blocks of %d runs and a last baseline run: at most %s (--time-budget %v, the block under way, the last run), less when a difference is clear sooner\n",
+		arms-1, per, traced, 2+(arms-1), arms-1, blocks, arms, secondsDuration(t.rep.ExpectedSeconds), t.o.limit)
 }
 
 // secondsDuration is seconds as a duration rounded for people.
