@@ -194,14 +194,23 @@ func (g *fileGuard) syncOutputs() error {
 // copyFile writes src's bytes over dst, keeping dst's inode when it
 // exists (a program may hold it open, or it may be a hard link).
 func copyFile(src, dst string) error {
+	return writeCopy(src, dst, os.O_TRUNC, false)
+}
+
+// writeCopy copies src to dst opened with flag (O_TRUNC over one, O_EXCL
+// for a new one), as a reflink when clone and the file system can.
+func writeCopy(src, dst string, flag int, clone bool) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|flag, 0o600)
 	if err != nil {
 		return err
+	}
+	if clone && unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil {
+		return out.Close()
 	}
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()

@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,23 +108,8 @@ func (s *treeCopy) keepOnly(keep map[string]string) {
 	}
 }
 
-// cloneFile makes dst a copy of src: a reflink where the file system
-// shares blocks (XFS, Btrfs), else the bytes.
+// cloneFile makes dst, a new file, a copy of src: a reflink where the
+// file system shares blocks (XFS, Btrfs), else the bytes.
 func cloneFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) != nil {
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-	}
-	return out.Close()
+	return writeCopy(src, dst, os.O_EXCL, true)
 }
