@@ -42,8 +42,9 @@ type programOptions struct {
 	formatName    string        // --format
 	format        render.Format // formatName, looked up
 	applyFor      []string      // --for, for the curve's how-to-apply block
-	// saveFirst is tune's --max-saved: the bytes of the working tree's
-	// files copied before the first run; 0 for app, which copies none.
+	// copyFirst: copy the working tree's files before the first run, up
+	// to saveFirst bytes (tune's --max-saved); app copies none.
+	copyFirst bool
 	saveFirst int64
 }
 
@@ -160,6 +161,9 @@ type programRun struct {
 	before   map[string]bool
 	complete bool
 	snap     *treeCopy // tune's copy of the tree before the first run
+	// afterFirst, when set, judges the first run before anything else
+	// runs: tune refuses there what it could not put back.
+	afterFirst func(observed) error
 }
 
 func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error) {

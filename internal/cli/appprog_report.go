@@ -45,6 +45,11 @@ func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, 
 	if ob.res.Interrupted() {
 		return nil, ob, fmt.Errorf("%w: %s %s", iobench.ErrInterrupted, r.o.argv[0], ob.res.Describe())
 	}
+	if r.afterFirst != nil {
+		if err := r.afterFirst(ob); err != nil {
+			return nil, ob, err
+		}
+	}
 	p := r.programRecord(ob)
 	r.timeUntraced(ctx, ob, p)
 	inputs := []workload.Input{ob.input}
@@ -181,7 +186,7 @@ func (r *programRun) removeCreated(files []workload.File) []string {
 
 // saveTree copies the tree's files before the first run, for tune.
 func (r *programRun) saveTree() error {
-	if r.o.saveFirst <= 0 {
+	if !r.o.copyFirst {
 		return nil
 	}
 	s, err := copyTree(r.before, r.o.saveFirst, r.tmp)
@@ -230,21 +235,8 @@ func (r *programRun) untracedRefusal(ob observed) string {
 		if slices.Contains(f.OpenFlags, "O_APPEND") && !slices.Contains(f.OpenFlags, "O_TRUNC") {
 			return fmt.Sprintf("the program appends to %s, which a second run would change: the wall time includes the tracer's cost", f.Path)
 		}
-		if r.unsavedInPlace(f) {
-			return fmt.Sprintf("the program updates %s in place, which was not saved before the first run (--max-saved): a second run would change it; the wall time includes the tracer's cost", f.Path)
-		}
 	}
 	return ""
-}
-
-// unsavedInPlace says whether tune's copy of the tree lacks a file that
-// existed before the traced run and that it updated in place.
-func (r *programRun) unsavedInPlace(f workload.File) bool {
-	if r.snap == nil || !f.Opened || !r.before[f.Path] || slices.Contains(f.OpenFlags, "O_TRUNC") {
-		return false
-	}
-	_, ok := r.snap.copyOf(f.Path)
-	return !ok
 }
 
 // gfortranBuffer is the unformatted buffer libgfortran used: the

@@ -110,7 +110,7 @@ func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 		return o, usagef("--max-saved: %q is not a size", f.maxSaved.v)
 	}
 	o.maxSaved = int64(saved)
-	o.prog.saveFirst = o.maxSaved
+	o.prog.copyFirst, o.prog.saveFirst = true, o.maxSaved
 	if o.format, err = lookupFormat(report.CmdTune, f.format.v); err != nil {
 		return o, err
 	}

@@ -91,17 +91,21 @@ func TestTunePutsBackFilesAsBeforeTheFirstRun(t *testing.T) {
 }
 
 // Over --max-saved, tune refuses, naming the flag and the files, after
-// one run of the program: app's untraced run is not made either.
+// one run of the program: before app's untraced run and its curve.
 func TestTuneRefusesWhatItCouldNotSave(t *testing.T) {
-	dir, stdout := counterDir(t)
-	stderr, code := tuneWithStdout(t, stdout, "--max-saved", "1", "--set", "BS=4096", "--time-budget", "5s")
-	if code != 125 {
-		t.Fatalf("exit %d, want 125\n%s", code, stderr)
-	}
-	if !strings.Contains(stderr, "--max-saved") || !strings.Contains(stderr, "counter.txt") {
-		t.Errorf("the refusal does not name --max-saved and counter.txt:\n%s", stderr)
-	}
-	if got := readOr(t, filepath.Join(dir, "counter.txt")); got != "1\n" {
-		t.Errorf("counter.txt = %q after the refusal, want one run's %q", got, "1\n")
+	for _, max := range []string{"1", "0"} {
+		t.Run("max-saved="+max, func(t *testing.T) {
+			dir, stdout := counterDir(t)
+			stderr, code := tuneWithStdout(t, stdout, "--max-saved", max, "--set", "BS=4096", "--time-budget", "5s")
+			if code != 125 {
+				t.Fatalf("exit %d, want 125\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, "--max-saved") || !strings.Contains(stderr, "counter.txt") || strings.Contains(stderr, "a quick curve in ") {
+				t.Errorf("the refusal does not name --max-saved and counter.txt, or comes after the curve:\n%s", stderr)
+			}
+			if got := readOr(t, filepath.Join(dir, "counter.txt")); got != "1\n" {
+				t.Errorf("counter.txt = %q after the refusal, want one run's %q", got, "1\n")
+			}
+		})
 	}
 }

@@ -53,17 +53,11 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	}
 	t.rep = t.newTuneReport(dir)
 	t.sayPhases()
+	t.r.afterFirst = func(ob observed) error { return t.guardFiles(dir, ob) }
 	app, ob, err := t.r.measure(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if ob.res.Failed() {
-		return nil, &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
-	}
-	if t.guard, err = newFileGuard(dir, t.r, ob.input.Files, t.o.maxSaved); err != nil {
-		return nil, err
-	}
-	t.rep.Files = t.guard.files
 	t.calls = shapeOf(ob.input)
 	t.setArms(ctx, app, ob.exe)
 	t.begin = time.Now()
@@ -72,6 +66,21 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 		err = rerr
 	}
 	return t.rep, err
+}
+
+// guardFiles judges app's first run before its untraced run and its
+// curve: a program that fails unchanged, or files tune could not put
+// back, end the tune there.
+func (t *tuneRun) guardFiles(dir string, ob observed) error {
+	if ob.res.Failed() {
+		return &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
+	}
+	g, err := newFileGuard(dir, t.r, ob.input.Files, t.o.maxSaved)
+	if err != nil {
+		return err
+	}
+	t.guard, t.rep.Files = g, g.files
+	return nil
 }
 
 // setArms makes the baseline and the candidates.
