@@ -102,7 +102,8 @@ type TuneFiles struct {
 	// place: put back before each run from a copy made before the first.
 	Restored []string `json:"restored,omitempty"`
 	// SavedLate existed outside the tree, updated in place: saved after
-	// app's runs and put back to that; Rewritten, truncated by every run.
+	// app's traced run and put back to that; Rewritten, truncated by
+	// every run, with no copy from before the first.
 	SavedLate []string `json:"saved_after_app,omitempty"`
 	Rewritten []string `json:"rewritten,omitempty"`
 	// Inherited were written only through a descriptor the program

@@ -157,10 +157,9 @@ type programRun struct {
 	tty     *os.File
 	removed func()
 	// before lists the regular files of the working directory before the
-	// first run (complete: all of them), to tell the files a run created.
-	before   map[string]bool
-	complete bool
-	snap     *treeCopy // tune's copy of the tree before the first run
+	// first run, to tell the files a run created.
+	before treeListing
+	snap   *treeCopy // tune's copy of the tree before the first run
 	// afterFirst, when set, judges the first run before anything else
 	// runs: tune refuses there what it could not put back.
 	afterFirst func(observed) error
@@ -244,6 +243,9 @@ func (r *programRun) observe(ctx context.Context) (observed, error) {
 	st, err := program.FindStrace(os.Getenv("PATH"))
 	if err == nil {
 		err = program.Preflight(ctx, st)
+	}
+	if ctx.Err() != nil {
+		return observed{}, fmt.Errorf("%w before the program ran", iobench.ErrInterrupted)
 	}
 	if err != nil {
 		fmt.Fprintf(r.stderr, "iobench: %v\niobench: running the program untraced: its time and libraries are reported, not its writes\n", err)
@@ -340,6 +342,7 @@ func programOf(loaded []program.Loaded, fallback string) (string, []string) {
 	if len(loaded) == 0 {
 		return fallback, nil
 	}
+	loaded = slices.SortedFunc(slices.Values(loaded), func(a, b program.Loaded) int { return a.PID - b.PID }) // the order they started
 	pick := loaded[len(loaded)-1]
 	for _, l := range slices.Backward(loaded) {
 		if slices.ContainsFunc(l.Libs, func(lib string) bool { k, ok := binary.IdentifyLib(lib); return ok && k != binary.Stdio }) {

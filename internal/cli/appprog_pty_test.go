@@ -28,7 +28,7 @@ func TestAppOnATerminalGivesTheForegroundBack(t *testing.T) {
 	var seen bytes.Buffer
 	var tty io.Writer
 	steps := []struct{ after, keys string }{{"ready", "\x03"}, {"app: ", "next\n"}}
-	screen, tty := typeOnTerminal(t, cmd, func(b []byte) {
+	screen, w := typeOnTerminal(t, cmd, func(b []byte) {
 		mu.Lock()
 		defer mu.Unlock()
 		seen.Write(b)
@@ -38,6 +38,7 @@ func TestAppOnATerminalGivesTheForegroundBack(t *testing.T) {
 		}
 	})
 	mu.Lock()
+	tty = w
 	tty.Write([]byte("hello\n")) // buffered by the terminal until the program reads it
 	mu.Unlock()
 	waitOnTerminal(t, cmd, screen)

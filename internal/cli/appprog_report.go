@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,10 +31,10 @@ func (r *programRun) appReport(ctx context.Context) (*report.AppReport, int, err
 
 // measure is appReport with what the traced run observed, for tune.
 func (r *programRun) measure(ctx context.Context) (*report.AppReport, observed, error) {
-	if dir, err := os.Getwd(); err == nil {
-		r.before, r.complete = listTree(dir)
+	if dir, err := workDir(); err == nil {
+		r.before = listTree(dir)
 	}
-	if err := r.saveTree(); err != nil {
+	if err := r.saveTree(ctx); err != nil {
 		return nil, observed{}, err
 	}
 	ob, err := r.observe(ctx)
@@ -167,14 +166,9 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 // the traced run created: the second run must not pay for truncating
 // them, which the first did not.
 func (r *programRun) removeCreated(files []workload.File) []string {
-	dir, err := os.Getwd()
-	if err != nil || !r.complete {
-		return nil
-	}
 	var out []string
 	for _, f := range files {
-		rel, err := filepath.Rel(dir, f.Path)
-		if err != nil || !filepath.IsLocal(rel) || r.before[f.Path] || !isRegularFile(f) {
+		if !r.before.created(f.Path) || !isRegularFile(f) {
 			continue
 		}
 		if os.Remove(f.Path) == nil {
@@ -185,11 +179,11 @@ func (r *programRun) removeCreated(files []workload.File) []string {
 }
 
 // saveTree copies the tree's files before the first run, for tune.
-func (r *programRun) saveTree() error {
+func (r *programRun) saveTree(ctx context.Context) error {
 	if !r.o.copyFirst {
 		return nil
 	}
-	s, err := copyTree(r.before, r.o.saveFirst, r.tmp)
+	s, err := copyTree(ctx, r.before.files, r.o.saveFirst, r.tmp)
 	if err != nil {
 		return err
 	}

@@ -16,54 +16,94 @@ import (
 	"github.com/iobench/iobench/workload"
 )
 
-// maxListed is how many entries of the working directory's tree tune
-// lists before the first run; beyond it, a file the program writes is
-// taken as one that existed, and never removed.
+// maxListed is how many entries of the working directory's tree app and
+// tune list before the first run; beyond it, a file the program writes
+// is taken as one that existed, and never removed.
 const maxListed = 200000
 
-// listTree is the regular files under dir before the program ran, by
-// absolute path; complete is false when the tree had more than maxListed
-// entries.
-func listTree(dir string) (map[string]bool, bool) {
-	seen := map[string]bool{}
+// treeListing is the regular files under a directory before the program
+// ran, by absolute path.
+type treeListing struct {
+	dir   string
+	files map[string]bool
+	// complete: every entry was listed (no more than maxListed);
+	// unreadable are the directories whose entries could not be read,
+	// whose files count as existing.
+	complete   bool
+	unreadable []string
+}
+
+func listTree(dir string) treeListing {
+	l := treeListing{dir: dir, files: map[string]bool{}}
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil // unreadable: its files count as existing
+			l.unreadable = append(l.unreadable, path)
+			return nil
 		}
 		if n++; n > maxListed {
 			return filepath.SkipAll
 		}
 		if d.Type().IsRegular() {
-			seen[path] = true
+			l.files[path] = true
 		}
 		return nil
 	})
-	return seen, err == nil && n <= maxListed
+	l.complete = err == nil && n <= maxListed
+	return l
+}
+
+// inTree says whether path is under the listed directory.
+func (l treeListing) inTree(path string) bool {
+	rel, err := filepath.Rel(l.dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// created says whether the program made path: under the directory, not
+// under one that could not be read, and absent from a complete listing.
+func (l treeListing) created(path string) bool {
+	if !l.inTree(path) || !l.complete || l.files[path] {
+		return false
+	}
+	return !slices.ContainsFunc(l.unreadable, func(d string) bool {
+		rel, err := filepath.Rel(d, path)
+		return err == nil && filepath.IsLocal(rel)
+	})
+}
+
+// workDir is the working directory with its links resolved, as the
+// trace's paths are.
+func workDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(wd)
 }
 
 // fileGuard puts the program's files back before every run, so that
 // each run starts from the same state, and checksums its outputs.
 type fileGuard struct {
 	files    report.TuneFiles
-	dir      string           // the listed tree
-	complete bool             // the listing held the whole tree
+	tree     treeListing
 	cut      map[string]int64 // appended files: the size to cut back to
 	saved    map[string]string
 	seed     maphash.Seed
 }
 
 // newFileGuard sorts the files the first run wrote: created (not in the
-// listing before it), appended (cut back), existing ones in the tree
-// (put back from the copy made before the first run; one over
-// --max-saved is refused), existing ones outside it (saved now, after
-// app's runs), and those written only through a descriptor the program
-// inherited (a shell's > out: left alone).
-func newFileGuard(dir string, r *programRun, written []workload.File, maxSaved int64) (*fileGuard, error) {
-	before, snap := r.before, r.snap
-	g := &fileGuard{dir: dir, complete: r.complete, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
+// listing before it); existing ones in the tree, put back from the copy
+// made before the first run (one updated in place that the copy lacks is
+// refused); appended ones, cut back; truncated ones the copy lacks,
+// rewritten by every run; existing ones outside the tree updated in
+// place, saved now (after app's traced run); and those written only
+// through a descriptor the program inherited (a shell's > out): left
+// alone.
+func newFileGuard(r *programRun, written []workload.File, maxSaved int64) (*fileGuard, error) {
+	snap := r.snap
+	g := &fileGuard{tree: r.before, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
 	var unsaved []string
-	savedBytes := snap.total()
+	var savedBytes int64
 	for _, f := range written {
 		st, err := os.Stat(f.Path)
 		if err != nil || !st.Mode().IsRegular() || !filepath.IsAbs(f.Path) {
@@ -75,18 +115,19 @@ func newFileGuard(dir string, r *programRun, written []workload.File, maxSaved i
 		}
 		g.files.Checked = append(g.files.Checked, f.Path)
 		switch c, saved := snap.copyOf(f.Path); {
-		case g.created(f.Path, before):
+		case g.tree.created(f.Path):
 			g.files.Created = append(g.files.Created, f.Path)
+		case saved: // before the append case: a file also opened without O_APPEND
+			g.saved[f.Path] = c
+			g.files.Restored = append(g.files.Restored, f.Path)
+			savedBytes += snap.sizeOf(f.Path)
 		case slices.Contains(f.OpenFlags, "O_APPEND") && !slices.Contains(f.OpenFlags, "O_TRUNC") && st.Size() >= f.Bytes:
 			g.files.Appended = append(g.files.Appended, f.Path)
 			g.cut[f.Path] = st.Size() - f.Bytes
-		case saved:
-			g.saved[f.Path] = c
-			g.files.Restored = append(g.files.Restored, f.Path)
-		case g.inTree(f.Path):
-			unsaved = append(unsaved, f.Path)
 		case slices.Contains(f.OpenFlags, "O_TRUNC"):
 			g.files.Rewritten = append(g.files.Rewritten, f.Path)
+		case g.tree.inTree(f.Path):
+			unsaved = append(unsaved, f.Path)
 		default:
 			if savedBytes += st.Size(); savedBytes > maxSaved {
 				unsaved = append(unsaved, f.Path)
@@ -98,26 +139,14 @@ func newFileGuard(dir string, r *programRun, written []workload.File, maxSaved i
 		}
 	}
 	if len(unsaved) > 0 {
-		return nil, fmt.Errorf("the program updates files that existed before it ran, and they were not saved within --max-saved %d bytes: %v; copy them aside and run tune on the copies, or raise --max-saved", maxSaved, unsaved)
+		return nil, fmt.Errorf("the program updates in place files that existed before it ran, and tune holds no copy of them from before its first run (over --max-saved %d bytes, beyond the %d files it copies, or in a directory it could not list): %v; copy them aside and run tune on the copies, or raise --max-saved", maxSaved, maxCopiedFiles, unsaved)
 	}
 	snap.keepOnly(g.saved)
 	return g, nil
 }
 
-// created says whether the program made path: absent from a complete
-// listing of the tree that holds it.
-func (g *fileGuard) created(path string, before map[string]bool) bool {
-	return g.inTree(path) && g.complete && !before[path]
-}
-
-// inTree says whether path is under the listed working directory.
-func (g *fileGuard) inTree(path string) bool {
-	rel, err := filepath.Rel(g.dir, path)
-	return err == nil && filepath.IsLocal(rel)
-}
-
 // saveLate saves a file outside the tree, which no copy made before the
-// first run holds: it is put back as app's runs left it.
+// first run holds: it is put back as app's traced run left it.
 func (g *fileGuard) saveLate(path, scratch string) error {
 	copyPath := filepath.Join(scratch, fmt.Sprintf("saved-%d", len(g.saved)))
 	if err := copyFile(path, copyPath); err != nil {
@@ -173,7 +202,7 @@ func (g *fileGuard) sums() (map[string]uint64, error) {
 // syncOutputs flushes the file systems of the outputs, outside the
 // timing, so that one run's writeback does not land in the next's.
 func (g *fileGuard) syncOutputs() error {
-	dirs := []string{g.dir}
+	dirs := []string{g.tree.dir}
 	for _, p := range g.files.Checked {
 		if d := filepath.Dir(p); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)

@@ -3,11 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/iobench/iobench/workload"
 )
 
 // counterProgram updates counter.txt in place (1<> opens it without
@@ -107,5 +111,135 @@ func TestTuneRefusesWhatItCouldNotSave(t *testing.T) {
 				t.Errorf("counter.txt = %q after the refusal, want one run's %q", got, "1\n")
 			}
 		})
+	}
+}
+
+// A file under a directory the listing could not read, or beyond an
+// incomplete listing, is not one the program created: never removed.
+func TestTreeListingCreated(t *testing.T) {
+	l := treeListing{dir: "/w", files: map[string]bool{"/w/old": true}, complete: true, unreadable: []string{"/w/locked"}}
+	for path, want := range map[string]bool{"/w/new": true, "/w/old": false, "/w/locked/data": false, "/elsewhere/new": false} {
+		if got := l.created(path); got != want {
+			t.Errorf("created(%s) = %v, want %v", path, got, want)
+		}
+	}
+	l.complete = false
+	if l.created("/w/new") {
+		t.Error("an incomplete listing called a file created")
+	}
+}
+
+// guardOf is tune's guard over dir's files as one run of a program
+// left them, with the copy tune made before it.
+func guardOf(t *testing.T, dir string, maxSaved int64, run func(), written ...workload.File) (*fileGuard, error) {
+	t.Helper()
+	r := &programRun{before: listTree(dir), tmp: t.TempDir()}
+	snap, err := copyTree(context.Background(), r.before.files, maxSaved, r.tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.snap = snap
+	run()
+	return newFileGuard(r, written, maxSaved)
+}
+
+// A file opened both to update in place and to append is put back
+// from the copy, not cut back by the bytes appended; an old output the
+// copy could not hold, which the program truncates, is rewritten, not
+// refused.
+func TestGuardPrefersTheCopy(t *testing.T) {
+	dir := t.TempDir()
+	mixed, big := filepath.Join(dir, "mixed.txt"), filepath.Join(dir, "big.out")
+	writeFile(t, mixed, "0123456789\n")
+	writeFile(t, big, strings.Repeat("x", 4096))
+	g, err := guardOf(t, dir, 100, func() {
+		writeFile(t, mixed, "XY23456789\nZ\n") // 1<> then >>
+		writeFile(t, big, "new")
+	}, workload.File{Path: mixed, Opened: true, OpenFlags: []string{"O_APPEND"}, Bytes: 4},
+		workload.File{Path: big, Opened: true, OpenFlags: []string{"O_TRUNC"}, Bytes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.reset(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readOr(t, mixed); got != "0123456789\n" {
+		t.Errorf("mixed.txt after reset = %q, want it as before the first run", got)
+	}
+	if !slices.Contains(g.files.Rewritten, big) || slices.Contains(g.files.Restored, big) {
+		t.Errorf("files %+v: big.out, truncated and over --max-saved, should be rewritten", g.files)
+	}
+}
+
+// The budget counts the copies kept, not those of files the program
+// only read: a small file updated outside the tree is still saved.
+func TestGuardBudgetCountsKeptCopies(t *testing.T) {
+	dir, outside := t.TempDir(), filepath.Join(t.TempDir(), "counter")
+	writeFile(t, filepath.Join(dir, "input.deck"), strings.Repeat("x", 90))
+	writeFile(t, outside, "0")
+	g, err := guardOf(t, dir, 100, func() { writeFile(t, outside, "1") },
+		workload.File{Path: outside, Opened: true, Bytes: 1})
+	if err != nil || !slices.Contains(g.files.SavedLate, outside) {
+		t.Errorf("guard %+v, %v: want the outside counter saved", g, err)
+	}
+}
+
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The working directory is named as the trace names it: links resolved.
+func TestWorkDirResolvesLinks(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(link)
+	want, _ := filepath.EvalSymlinks(real)
+	if got, err := workDir(); err != nil || got != want {
+		t.Errorf("workDir() = %q, %v; want %q", got, err, want)
+	}
+}
+
+// Without a trace tune cannot tell the program's files, and refuses
+// after the one run app made, before any of its own.
+func TestTuneWithoutATrace(t *testing.T) {
+	refuseTracing(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "counter.txt"), "0\n")
+	writeFile(t, filepath.Join(dir, "prog.sh"), counterProgram)
+	t.Chdir(dir)
+	_, stderr, code := runCLI(t, "tune", "--set", "BS=4096", "--", "sh", "./prog.sh")
+	if code != 125 || !strings.Contains(stderr, "could not be traced") {
+		t.Errorf("exit %d, want 125 saying it could not trace\n%s", code, stderr)
+	}
+	if got := readOr(t, filepath.Join(dir, "counter.txt")); got != "1\n" {
+		t.Errorf("counter.txt = %q, want one run's %q", got, "1\n")
+	}
+}
+
+// Interrupted during app's traced run, tune puts back what its copy
+// holds that the program changed.
+func TestTuneInterruptedInAppsPart(t *testing.T) {
+	dir, _ := counterDir(t)
+	writeFile(t, filepath.Join(dir, "prog.sh"), "#!/bin/sh\necho half > table.dat\nsleep 30\n")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		for readOr(t, filepath.Join(dir, "table.dat")) != "half\n" {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel(errors.New("interrupt"))
+	}()
+	var out, errb bytes.Buffer
+	err := run(ctx, testEnv(&out, &errb), []string{"iobench", "tune", "--curve-time", "1s", "--set", "BS=1024", "--", "sh", "./prog.sh"})
+	if code := exitCode(afterSignal(ctx, err), &errb); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, errb.String())
+	}
+	if got := readOr(t, filepath.Join(dir, "table.dat")); got != "original\n" {
+		t.Errorf("table.dat = %q after an interrupted first run, want %q", got, "original\n")
 	}
 }

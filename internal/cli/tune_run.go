@@ -47,16 +47,16 @@ type arm struct {
 // run is the whole tune; the report holds what was measured even when
 // it fails or is interrupted.
 func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
-	dir, err := os.Getwd()
+	dir, err := workDir()
 	if err != nil {
 		return nil, err
 	}
 	t.rep = t.newTuneReport(dir)
 	t.sayPhases()
-	t.r.afterFirst = func(ob observed) error { return t.guardFiles(dir, ob) }
+	t.r.afterFirst = t.guardFiles
 	app, ob, err := t.r.measure(ctx)
 	if err != nil {
-		return nil, err
+		return nil, t.putBack(ctx, err)
 	}
 	t.calls = shapeOf(ob.input)
 	t.setArms(ctx, app, ob.exe)
@@ -68,14 +68,36 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	return t.rep, err
 }
 
+// putBack leaves the files as before tune when app's part was
+// interrupted: from the guard once the trace told which files the
+// program writes, else every copied file that changed.
+func (t *tuneRun) putBack(ctx context.Context, err error) error {
+	if !errors.Is(err, iobench.ErrInterrupted) && ctx.Err() == nil {
+		return err
+	}
+	var perr error
+	if t.guard != nil {
+		perr = t.guard.reset()
+	} else {
+		perr = t.r.snap.restoreChanged()
+	}
+	if perr != nil {
+		return errors.Join(err, fmt.Errorf("putting the program's files back: %w", perr))
+	}
+	return err
+}
+
 // guardFiles judges app's first run before its untraced run and its
 // curve: a program that fails unchanged, or files tune could not put
 // back, end the tune there.
-func (t *tuneRun) guardFiles(dir string, ob observed) error {
+func (t *tuneRun) guardFiles(ob observed) error {
 	if ob.res.Failed() {
 		return &programExit{status: ob.res.Status, err: fmt.Errorf("tune: the program fails unchanged (%s): there is nothing to tune", ob.res.Describe())}
 	}
-	g, err := newFileGuard(dir, t.r, ob.input.Files, t.o.maxSaved)
+	if !ob.traced {
+		return fmt.Errorf("tune: the program could not be traced (%s), so which files it writes is not known and tune could not put them back between runs; make strace work here (see above), then run tune again", ob.note)
+	}
+	g, err := newFileGuard(t.r, ob.input.Files, t.o.maxSaved)
 	if err != nil {
 		return err
 	}

@@ -99,8 +99,8 @@ func TestTuneFindsTheFasterSetting(t *testing.T) {
 	if !strings.Contains(strings.Join(rep.Apply, "\n"), "export FAST=1") {
 		t.Errorf("apply lines %q, want an export", rep.Apply)
 	}
-	if len(rep.Files.Created) != 1 || len(rep.Files.Appended) != 1 || !rep.Deterministic {
-		t.Errorf("files %+v, deterministic %v: want out.dat created, log.txt appended, same outputs", rep.Files, rep.Deterministic)
+	if len(rep.Files.Created) != 1 || len(rep.Files.Restored) != 1 || !rep.Deterministic {
+		t.Errorf("files %+v, deterministic %v: want out.dat created, log.txt (appended to) put back from the copy, same outputs", rep.Files, rep.Deterministic)
 	}
 	checkFiles(t, dir)
 }

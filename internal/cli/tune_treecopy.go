@@ -2,6 +2,8 @@ package cli
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +24,7 @@ const maxCopiedFiles = 10000
 // first run can do (the trace tells which files those are only after).
 type treeCopy struct {
 	copies  map[string]string // path: its copy
+	sizes   map[string]int64  // path: its size when copied
 	bytes   int64
 	skipped int // writable files over the budget, not copied
 }
@@ -29,7 +32,7 @@ type treeCopy struct {
 // copyTree copies the listed files of the tree that this user can
 // write (those the program could update), smallest first, until budget
 // bytes or maxCopiedFiles.
-func copyTree(listed map[string]bool, budget int64, scratch string) (*treeCopy, error) {
+func copyTree(ctx context.Context, listed map[string]bool, budget int64, scratch string) (*treeCopy, error) {
 	type entry struct {
 		path string
 		size int64
@@ -43,8 +46,15 @@ func copyTree(listed map[string]bool, budget int64, scratch string) (*treeCopy, 
 		files = append(files, entry{p, st.Size()})
 	}
 	slices.SortFunc(files, func(a, b entry) int { return cmp.Or(cmp.Compare(a.size, b.size), cmp.Compare(a.path, b.path)) })
-	s := &treeCopy{copies: map[string]string{}}
+	s := &treeCopy{copies: map[string]string{}, sizes: map[string]int64{}}
+	if budget <= 0 {
+		s.skipped = len(files)
+		return s, nil
+	}
 	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if s.bytes+f.size > budget || len(s.copies) == maxCopiedFiles {
 			s.skipped = len(files) - i
 			break
@@ -53,7 +63,7 @@ func copyTree(listed map[string]bool, budget int64, scratch string) (*treeCopy, 
 		if err := cloneFile(f.path, dst); err != nil {
 			return nil, fmt.Errorf("saving %s before the first run: %w", f.path, err)
 		}
-		s.copies[f.path] = dst
+		s.copies[f.path], s.sizes[f.path] = dst, f.size
 		s.bytes += f.size
 	}
 	return s, nil
@@ -63,7 +73,7 @@ func copyTree(listed map[string]bool, budget int64, scratch string) (*treeCopy, 
 func (s *treeCopy) words() string {
 	w := fmt.Sprintf("saved %d file(s) of the working directory, %s, before the first run, so that a file the program updates in place is put back as it was", len(s.copies), humanize.IBytes(uint64(s.bytes)))
 	if s.skipped > 0 {
-		w += fmt.Sprintf("; %d larger file(s) over --max-saved were not saved", s.skipped)
+		w += fmt.Sprintf("; %d larger file(s) were not (over --max-saved, or beyond %d files)", s.skipped, maxCopiedFiles)
 	}
 	return w
 }
@@ -86,12 +96,32 @@ func (s *treeCopy) copyOf(path string) (string, bool) {
 	return c, ok
 }
 
-// total is the bytes the copy holds.
-func (s *treeCopy) total() int64 {
+// restoreChanged puts back every copied file whose size or time of
+// change moved since the copy: after an interruption before the trace
+// told which files the program wrote.
+func (s *treeCopy) restoreChanged() error {
+	if s == nil {
+		return nil
+	}
+	var errs []error
+	for p, c := range s.copies {
+		now, err1 := os.Stat(p)
+		was, err2 := os.Stat(c)
+		if err1 != nil || err2 != nil || now.Size() != was.Size() || now.ModTime().After(was.ModTime()) {
+			if _, err := s.restore(p); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sizeOf is a copied file's size.
+func (s *treeCopy) sizeOf(path string) int64 {
 	if s == nil {
 		return 0
 	}
-	return s.bytes
+	return s.sizes[path]
 }
 
 // keepOnly removes the copies of files not in keep: the program did

@@ -130,8 +130,8 @@ func tuneFileLines(f report.TuneFiles) []string {
 	add("\nfiles the program creates, removed before each run (the last baseline run's are kept)", f.Created)
 	add("files it appends to, cut back to their first size before each run", f.Appended)
 	add("files it truncates or updates in place, saved before its first run and put back before each", f.Restored)
-	add("files outside the working directory it updates in place, saved after app's runs and put back to that before each", f.SavedLate)
-	add("files outside the working directory it truncates, rewritten by every run", f.Rewritten)
+	add("files outside the working directory it updates in place, saved after app's traced run and put back to that before each (so after tune they are as two runs leave them)", f.SavedLate)
+	add("files it truncates that tune holds no copy of (outside the working directory, or over --max-saved), rewritten by every run", f.Rewritten)
 	add("files it wrote only through a descriptor it inherited (a shell's > out), left alone: tune's runs send that output to /dev/null", f.Inherited)
 	add("outputs compared by checksum with the baseline's", f.Checked)
 	return out
