@@ -84,11 +84,11 @@ func workDir() (string, error) {
 // fileGuard puts the program's files back before every run, so that
 // each run starts from the same state, and checksums its outputs.
 type fileGuard struct {
-	files    report.TuneFiles
-	tree     treeListing
-	cut      map[string]int64 // appended files: the size to cut back to
-	saved    map[string]string
-	seed     maphash.Seed
+	files report.TuneFiles
+	tree  treeListing
+	cut   map[string]int64 // appended files: the size to cut back to
+	saved map[string]string
+	seed  maphash.Seed
 }
 
 // newFileGuard sorts the files the first run wrote: created (not in the
