@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -147,12 +148,15 @@ func (e *env) appProgramAction(c *cli.Context, o programOptions) error {
 
 // programRun is one program being run, traced and priced.
 type programRun struct {
-	o       programOptions
-	e       *env
-	c       *cli.Context
-	stderr  io.Writer
-	exe     string // argv[0] resolved
-	tmp     string // iobench's scratch: the trace, a captured stdin
+	o      programOptions
+	e      *env
+	c      *cli.Context
+	stderr io.Writer
+	exe    string // argv[0] resolved
+	tmp    string // iobench's scratch: the trace, a captured stdin, tune's copies
+	// keepTmp: a restore from a copy in tmp failed, so tmp holds the
+	// only good copy of a user's file and is kept.
+	keepTmp atomic.Bool
 	stdin   string // the captured stdin to replay; "" when not captured
 	tty     *os.File
 	removed func()
@@ -175,7 +179,7 @@ func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error
 		return nil, fmt.Errorf("scratch directory: %w", err)
 	}
 	r := &programRun{o: o, e: e, c: c, stderr: c.App.ErrWriter, exe: exe, tmp: tmp}
-	r.removed = e.cleanups.add(func() { os.RemoveAll(tmp) })
+	r.removed = e.cleanups.add(func() { r.removeTmp() })
 	if err := r.captureStdin(); err != nil {
 		r.close()
 		return nil, err
@@ -185,7 +189,23 @@ func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error
 
 func (r *programRun) close() {
 	r.removed()
+	r.removeTmp()
+}
+
+// removeTmp removes the scratch directory, unless it holds the only
+// good copy of a file a failed restore left half-written.
+func (r *programRun) removeTmp() {
+	if r.keepTmp.Load() {
+		fmt.Fprintf(r.stderr, "iobench: kept %s: it holds the copies of your files from before the first run, and putting one back failed\n", r.tmp)
+		return
+	}
 	os.RemoveAll(r.tmp)
+}
+
+// restoreFailed keeps the scratch directory and names the copy in err.
+func (r *programRun) restoreFailed(copyPath string, err error) error {
+	r.keepTmp.Store(true)
+	return fmt.Errorf("%w (the copy from before the first run is kept at %s)", err, copyPath)
 }
 
 // captureStdin keeps a piped or redirected stdin so that every run reads

@@ -187,7 +187,7 @@ func (r *programRun) saveTree(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.snap = s
+	s.failed, r.snap = r.restoreFailed, s
 	if len(s.copies) > 0 || s.skipped > 0 {
 		fmt.Fprintf(r.stderr, "iobench: tune: %s\n", s.words())
 	}

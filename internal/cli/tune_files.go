@@ -86,9 +86,11 @@ func workDir() (string, error) {
 type fileGuard struct {
 	files report.TuneFiles
 	tree  treeListing
-	cut   map[string]int64 // appended files: the size to cut back to
-	saved map[string]string
-	seed  maphash.Seed
+	// failed keeps a copy whose restore failed, and says where.
+	failed func(copyPath string, err error) error
+	cut    map[string]int64 // appended files: the size to cut back to
+	saved  map[string]string
+	seed   maphash.Seed
 }
 
 // newFileGuard sorts the files the first run wrote: created (not in the
@@ -101,7 +103,7 @@ type fileGuard struct {
 // alone.
 func newFileGuard(r *programRun, written []workload.File, maxSaved int64) (*fileGuard, error) {
 	snap := r.snap
-	g := &fileGuard{tree: r.before, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
+	g := &fileGuard{tree: r.before, failed: r.restoreFailed, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
 	var unsaved []string
 	var savedBytes int64
 	for _, f := range written {
@@ -169,7 +171,9 @@ func (g *fileGuard) reset() error {
 		errs = append(errs, os.Truncate(p, size))
 	}
 	for p, saved := range g.saved {
-		errs = append(errs, copyFile(saved, p))
+		if err := copyFile(saved, p); err != nil {
+			errs = append(errs, g.failed(saved, err))
+		}
 	}
 	return errors.Join(errs...)
 }

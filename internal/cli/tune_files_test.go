@@ -243,3 +243,46 @@ func TestTuneInterruptedInAppsPart(t *testing.T) {
 		t.Errorf("table.dat = %q after an interrupted first run, want %q", got, "original\n")
 	}
 }
+
+// A restore that fails keeps the scratch directory, the only good copy,
+// and the error says where it is.
+func TestFailedRestoreKeepsTheCopy(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "state.txt")
+	writeFile(t, f, "before\n")
+	var errb bytes.Buffer
+	r := &programRun{o: programOptions{copyFirst: true, saveFirst: 1 << 20}, before: listTree(dir), tmp: t.TempDir(), stderr: &errb}
+	if err := r.saveTree(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	g, err := newFileGuard(r, []workload.File{{Path: f, Opened: true}}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(f); err != nil || os.Mkdir(f, 0o755) != nil { // the program left a directory there
+		t.Fatal(err)
+	}
+	err = g.reset()
+	r.removeTmp()
+	if err == nil || !strings.Contains(err.Error(), "kept at "+r.tmp) {
+		t.Errorf("reset: %v; want the copy's place named", err)
+	}
+	if _, serr := os.Stat(r.tmp); serr != nil || !strings.Contains(errb.String(), "kept "+r.tmp) {
+		t.Errorf("scratch %v, stderr %q: want it kept and said so", serr, errb.String())
+	}
+}
+
+// A file outside the tree that the program appends to is cut back to
+// its size before the run.
+func TestGuardCutsBackAnAppendOutsideTheTree(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "run.log")
+	writeFile(t, log, "old\n")
+	g, err := guardOf(t, t.TempDir(), 1<<20, func() { writeFile(t, log, "old\nnew\n") },
+		workload.File{Path: log, Opened: true, OpenFlags: []string{"O_APPEND"}, Bytes: 4})
+	if err != nil || !slices.Contains(g.files.Appended, log) {
+		t.Fatalf("guard %+v, %v: want run.log appended", g, err)
+	}
+	if err := g.reset(); err != nil || readOr(t, log) != "old\n" {
+		t.Errorf("after reset: %q, %v; want %q", readOr(t, log), err, "old\n")
+	}
+}

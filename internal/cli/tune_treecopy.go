@@ -23,8 +23,10 @@ const maxCopiedFiles = 10000
 // back as it was before any run, which only a copy made before the
 // first run can do (the trace tells which files those are only after).
 type treeCopy struct {
-	copies  map[string]string // path: its copy
-	sizes   map[string]int64  // path: its size when copied
+	copies map[string]string // path: its copy
+	sizes  map[string]int64  // path: its size when copied
+	// failed, when set, keeps a copy whose restore failed and says where.
+	failed  func(copyPath string, err error) error
 	bytes   int64
 	skipped int // writable files over the budget, not copied
 }
@@ -85,7 +87,13 @@ func (s *treeCopy) restore(path string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	return true, copyFile(c, path)
+	if err := copyFile(c, path); err != nil {
+		if s.failed != nil {
+			err = s.failed(c, err)
+		}
+		return true, err
+	}
+	return true, nil
 }
 
 func (s *treeCopy) copyOf(path string) (string, bool) {
