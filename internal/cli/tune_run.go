@@ -68,11 +68,16 @@ func (t *tuneRun) run(ctx context.Context) (*report.TuneReport, error) {
 	return t.rep, err
 }
 
+// interrupted says whether err ended the tune by an interruption.
+func interrupted(ctx context.Context, err error) bool {
+	return err != nil && (errors.Is(err, iobench.ErrInterrupted) || ctx.Err() != nil)
+}
+
 // putBack leaves the files as before tune when app's part was
 // interrupted: from the guard once the trace told which files the
 // program writes, else every copied file that changed.
 func (t *tuneRun) putBack(ctx context.Context, err error) error {
-	if !errors.Is(err, iobench.ErrInterrupted) && ctx.Err() == nil {
+	if !interrupted(ctx, err) {
 		return err
 	}
 	var perr error

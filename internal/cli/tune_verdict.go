@@ -2,14 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/iobench/iobench/abtest"
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/report"
 )
 
@@ -206,7 +204,7 @@ func applyLines(c candidate, argv []string) []string {
 func (t *tuneRun) finish(ctx context.Context, err error) error {
 	var ferr error
 	if len(t.arms) > 0 && t.guard != nil {
-		if err != nil && (errors.Is(err, iobench.ErrInterrupted) || ctx.Err() != nil) {
+		if interrupted(ctx, err) {
 			ferr = t.guard.reset()
 			t.rep.Stopped = "interrupted: the program's files were put back as each run found them"
 		} else if len(t.arms) > 1 {
