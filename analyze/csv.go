@@ -423,8 +423,8 @@ func (p *csvParser) finish() (*Input, error) {
 // config fills what the rows tell about the plan.
 func (p *csvParser) config(rows []record.SizeResult) report.Config {
 	c := report.Config{
-		ElementType: p.meta["element_type"], Convert: p.meta["convert"], Source: p.meta["source"],
-		Sizes: sizesOf(rows), Mode: p.mode(), Stride: 1,
+		Settings:    record.Settings{Source: record.SourceKind(p.meta["source"]), Sizes: sizesOf(rows), Mode: p.mode(), Stride: 1},
+		ElementType: p.meta["element_type"], Convert: p.meta["convert"],
 	}
 	c.Fsync, _ = strconv.ParseBool(p.meta["fsync"])
 	for _, s := range p.samples {
@@ -451,16 +451,16 @@ func (p *csvParser) totalBytes() int64 {
 	return b
 }
 
-func (p *csvParser) mode() string {
+func (p *csvParser) mode() record.Mode {
 	hasRead := slices.ContainsFunc(p.samples, func(s record.Sample) bool { return s.Mode == record.ModeRead })
 	hasWrite := slices.ContainsFunc(p.samples, func(s record.Sample) bool { return s.Mode == record.ModeWrite })
 	switch {
 	case hasRead && hasWrite:
-		return string(record.ModeBoth)
+		return record.ModeBoth
 	case hasRead:
-		return string(record.ModeRead)
+		return record.ModeRead
 	}
-	return string(record.ModeWrite)
+	return record.ModeWrite
 }
 
 // start is the earliest start time of any run, zero if none was given.

@@ -33,7 +33,7 @@ func sweepReport() *report.Report {
 	}
 	return &report.Report{
 		Header:  report.Header{FS: fsinfo.Info{Type: "ext4", BlockSize: 4096}},
-		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Source: "window"},
+		Config:  report.Config{ElementType: "int32", Convert: "big-endian", Fsync: true, Settings: record.Settings{Source: "window"}},
 		Summary: verdict.Summary{Results: record.Summarize(&record.Result{Samples: samples})},
 	}
 }
@@ -52,8 +52,8 @@ func TestCSVRoundTrip(t *testing.T) {
 		t.Errorf("Results (-want +got):\n%s", diff)
 	}
 	wantConfig := report.Config{
-		Count: 16 * mib, ElementType: "int32", ElementSize: 4, TotalBytes: 64 * mib, Sizes: []int64{4096, 65536},
-		Convert: "big-endian", Fsync: true, Source: "window", Repeat: 2, Mode: "both", Stride: 1,
+		Settings:    record.Settings{Count: 16 * mib, Sizes: []int64{4096, 65536}, Source: "window", Repeat: 2, Mode: "both", Stride: 1},
+		ElementType: "int32", ElementSize: 4, TotalBytes: 64 * mib, Convert: "big-endian", Fsync: true,
 	}
 	if diff := cmp.Diff(wantConfig, in.Report.Config); diff != "" {
 		t.Errorf("Config (-want +got):\n%s", diff)

@@ -250,11 +250,11 @@ func (p *textParser) finish() (*Input, error) {
 // one array, sync(2) before each run, no fsync, sizes ascending.
 func (p *textParser) config(rows []record.SizeResult) report.Config {
 	return report.Config{
-		Count: p.count, ElementType: convert.Float64.String(), ElementSize: doubleSize,
-		TotalBytes: p.count * doubleSize, Sizes: sizesOf(rows),
-		Source: string(record.SourceArray), SourceBytes: p.count * doubleSize,
-		Sync: string(record.SyncAll), Repeat: p.round, Order: string(record.Ascending),
-		Convert: convert.Native.String(), Stride: 1, Mode: string(record.ModeWrite),
+		Settings: record.Settings{Count: p.count, Sizes: sizesOf(rows), Source: record.SourceArray,
+			Sync: record.SyncAll, Repeat: p.round, Order: record.Ascending, Stride: 1, Mode: record.ModeWrite},
+		ElementType: convert.Float64.String(), ElementSize: doubleSize,
+		TotalBytes: p.count * doubleSize, SourceBytes: p.count * doubleSize,
+		Convert: convert.Native.String(),
 	}
 }
 

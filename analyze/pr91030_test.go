@@ -52,9 +52,10 @@ func TestPR91030Units(t *testing.T) {
 		t.Errorf("Results (-want +got):\n%s", diff)
 	}
 	wantConfig := report.Config{
-		Count: 1 << 20, ElementType: "float64", ElementSize: 8, TotalBytes: 8 * mib, Sizes: []int64{8192},
-		Source: "array", SourceBytes: 8 * mib, Sync: "sync", Repeat: 1, Order: "ascending", Clock: "gettimeofday, a wall clock",
-		Convert: "native", Stride: 1, Mode: "write",
+		Settings: record.Settings{Count: 1 << 20, Sizes: []int64{8192}, Source: "array", Sync: "sync", Repeat: 1,
+			Order: "ascending", Stride: 1, Mode: "write"},
+		ElementType: "float64", ElementSize: 8, TotalBytes: 8 * mib, SourceBytes: 8 * mib,
+		Clock: "gettimeofday, a wall clock", Convert: "native",
 	}
 	if diff := cmp.Diff(wantConfig, in.Report.Config); diff != "" {
 		t.Errorf("Config (-want +got):\n%s", diff)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/iobench/iobench/convert"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/units"
 )
 
@@ -19,21 +20,23 @@ const (
 	DefaultMaxSize = 1 << 26
 )
 
-// Config is one sweep's plan, all sizes in bytes. Each field's record tag
-// names the field of record.Config that reports it: Record copies it
-// there, converted by kind (an enum's name, a duration's seconds), or
-// derives the value (",derived": Record says how); "-" is not reported.
+// Config is one sweep's plan, all sizes in bytes. The settings a report
+// keeps as they are set are record.Settings, embedded: declared once,
+// for the engine and the record. Each other field's record tag names the
+// field of record.Config that reports it: Record copies it there,
+// converted by kind (an enum's name, a duration's seconds), or derives
+// the value (",derived": Record says how); "-" is not reported.
 type Config struct {
+	// Settings are the settings the record keeps as they are, declared
+	// once (record.Settings): the count, sizes, rounds, order, modes and
+	// switches.
+	record.Settings `record:"Settings"`
+
 	Dir     string        `record:"-"`
-	Count   int64         `record:"Count"`       // elements written per run
 	Type    convert.Type  `record:"ElementType"` // element type
 	Convert convert.Order `record:"Convert"`     // byte order in the file
-	Stride  int           `record:"Stride"`      // take every Stride-th source element
-	Sizes   []int64       `record:"Sizes"`       // write sizes, bytes
-	Repeat  int           `record:"Repeat"`      // rounds; each round runs every size once
-	// Auto: adaptive rounds (--repeat auto) instead of Repeat rounds, within
-	// TimeBudget (0: DefaultBudgetRounds x the first round).
-	Auto       bool          `record:"RepeatAuto"`
+	// TimeBudget bounds adaptive rounds (Auto); 0: DefaultBudgetRounds x
+	// the first round.
 	TimeBudget time.Duration `record:"TimeBudget"`
 	// KneeFraction is the knee's band, which adaptive rounds aim at.
 	KneeFraction float64 `record:"KneeFraction,derived"`
@@ -41,37 +44,17 @@ type Config struct {
 	// runtime's default buffer): adaptive rounds run those in Sizes in
 	// each of the first MinAutoRounds rounds, so the gain over them can
 	// be tested, however far below the knee they lie.
-	ReferenceSizes []int64    `record:"-"`
-	Order          Order      `record:"Order"`         // order of sizes within a round
-	Seed           uint64     `record:"Seed"`          // shuffle seed
-	Fsync          bool       `record:"Fsync,derived"` // fsync before close, inside the timing
-	Sync           SyncMode   `record:"Sync"`          // flush before each run, outside the timing
-	Warmup         bool       `record:"Warmup"`        // one untimed pass before the first run
-	Source         SourceKind `record:"Source"`        // array or window
-	Force          bool       `record:"-"`             // skip the free-space check
-	Verify         bool       `record:"Verify"`        // read back and check every element after each run
-	Keep           bool       `record:"-"`             // keep the last data file
-	Mode           Mode       `record:"Mode"`          // write, read or both
-	Direct         bool       `record:"Direct"`        // O_DIRECT
-	Drop           DropMode   `record:"CacheDrop"`     // how read runs avoid the page cache
+	ReferenceSizes []int64 `record:"-"`
+	Fsync          bool    `record:"Fsync,derived"` // fsync before close, inside the timing
+	Force          bool    `record:"-"`             // skip the free-space check
+	Keep           bool    `record:"-"`             // keep the last data file
 	// TimeLimit stops each run's calls once it has run this long
 	// (stonewalling); throughput is then the bytes moved over the time
 	// taken. 0: every run moves all the data.
 	TimeLimit time.Duration `record:"TimeLimit"`
 	Data      DataPattern   `record:"Data,derived"`  // what the data holds; "" is DataRamp
 	Flush     FlushMode     `record:"Flush,derived"` // flush inside the timing; "": FlushFsync if Fsync, else none
-	OpenSync  OpenSync      `record:"OpenSync"`
-	// Preallocate fallocates each data file to its full size before the
-	// timed run, untimed; the run then opens it for writing.
-	Preallocate bool `record:"Preallocate"`
-	// Overwrite writes every run into one data file iobench creates and
-	// writes in full before the first run, instead of a new file each run.
-	Overwrite bool `record:"Overwrite"`
-	// Latency times write(2) and read(2) calls into a histogram per run:
-	// a random sample of them, or every call with LatencyAll.
-	Latency    bool `record:"Latency"`
-	LatencyAll bool `record:"LatencyAll"`
-	Ranks      int  `record:"-"` // processes writing to the file system at once (MPI); 0 means 1
+	Ranks     int           `record:"-"`             // processes writing to the file system at once (MPI); 0 means 1
 	// Writer is this writer's place among those of one sweep (MPI rank,
 	// job); each writes its own random data, so a deduplicating file
 	// system cannot store the writers' data once.
@@ -85,29 +68,27 @@ type Config struct {
 	// and Direct, and Count counts elements of Type. The first is the
 	// reference.
 	Variants []Variant `record:"Variants,derived"`
-	// Jobs is the number of writers in this process, each with its own
-	// file (or segment of a shared one), run together and aggregated as
-	// MPI ranks are; 0 means 1.
-	Jobs int `record:"Jobs"`
 }
 
 // DefaultConfig is the reference experiment done right: 2.5e8 float64
 // values, write sizes 2^10 .. 2^26 bytes, one round, sync between runs.
 func DefaultConfig() Config {
 	return Config{
+		Settings: record.Settings{
+			Count:  DefaultCount,
+			Stride: 1,
+			Sizes:  units.PowersOfTwo(DefaultMinSize, DefaultMaxSize),
+			Repeat: 1,
+			Order:  Ascending,
+			Sync:   SyncFS,
+			Warmup: true,
+			Source: SourceArray,
+			Mode:   ModeWrite,
+			Drop:   DropFadvise,
+		},
 		Dir:     ".",
-		Count:   DefaultCount,
 		Type:    convert.Float64,
 		Convert: convert.Native,
-		Stride:  1,
-		Sizes:   units.PowersOfTwo(DefaultMinSize, DefaultMaxSize),
-		Repeat:  1,
-		Order:   Ascending,
-		Sync:    SyncFS,
-		Warmup:  true,
-		Source:  SourceArray,
-		Mode:    ModeWrite,
-		Drop:    DropFadvise,
 		Data:    DataRamp,
 	}
 }

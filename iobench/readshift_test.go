@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/iobench/iobench/record"
 )
 
 // openLog is a memFS that records the names read runs open.
@@ -112,7 +114,7 @@ func TestReadShiftNeedsAShifter(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs MPI ranks") {
 		t.Errorf("err = %v, want ReadShift refused", err)
 	}
-	for _, bad := range []Config{{ReadShift: -1, Mode: ModeRead}, {ReadShift: 1, Mode: ModeWrite}} {
+	for _, bad := range []Config{{ReadShift: -1, Settings: record.Settings{Mode: ModeRead}}, {ReadShift: 1, Settings: record.Settings{Mode: ModeWrite}}} {
 		if err := bad.validReadShift(); err == nil {
 			t.Errorf("validReadShift(%+v) = nil", bad)
 		}

@@ -95,9 +95,9 @@ func Summarize(res *Result) []SizeResult { return record.Summarize(res) }
 // MergeLatency is record.MergeLatency.
 func MergeLatency(ls ...*Latency) *Latency { return record.MergeLatency(ls...) }
 
-// Record is the plan as a report records it, enums spelled out: every
-// field of Config tagged with a record field is copied into it (see
-// Config), then the derived ones are set: sizes in bytes, the flush the
+// Record is the plan as a report records it, enums spelled out: the
+// shared Settings as they are, every other field of Config tagged with a
+// record field copied into it (see Config), then the derived ones set: sizes in bytes, the flush the
 // plan makes of Fsync and Flush, the data pattern, the knee fraction
 // (knee.DefaultFraction when the plan leaves it 0) and the variants.
 func (c Config) Record() record.Config {

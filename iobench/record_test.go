@@ -26,26 +26,46 @@ var unreported = map[string]string{
 
 // TestEverySettingIsRecorded: changing any field of the plan, alone,
 // changes the record a report keeps of it, unless it is listed as
-// unreported.
+// unreported; each shared setting (record.Settings) reaches the record
+// as it is.
 func TestEverySettingIsRecorded(t *testing.T) {
 	base := DefaultConfig()
 	typ := reflect.TypeOf(base)
 	for i := range typ.NumField() {
 		f := typ.Field(i)
-		c := base
-		changeField(t, reflect.ValueOf(&c).Elem().Field(i), f)
-		diff := cmp.Diff(base.Record(), c.Record())
-		why, skip := unreported[f.Name]
 		tag, tagged := f.Tag.Lookup("record")
+		why, skip := unreported[f.Name]
 		switch {
 		case !tagged:
 			t.Errorf("Config.%s has no record tag: name the record.Config field that reports it, or \"-\"", f.Name)
 		case skip != (tag == "-"):
 			t.Errorf("Config.%s: tag %q, and unreported lists it: %v; a field not reported is tagged \"-\" and listed with the reason", f.Name, tag, skip)
-		case skip && diff != "":
-			t.Errorf("Config.%s is listed as unreported (%s), but the record changes with it", f.Name, why)
-		case !skip && diff == "":
-			t.Errorf("Config.%s changed, and its record did not: report it in Config.Record or list it in unreported", f.Name)
+		case f.Anonymous:
+			checkSharedSettings(t, base, i)
+		default:
+			c := base
+			changeField(t, reflect.ValueOf(&c).Elem().Field(i), f)
+			diff := cmp.Diff(base.Record(), c.Record())
+			if skip && diff != "" {
+				t.Errorf("Config.%s is listed as unreported (%s), but the record changes with it", f.Name, why)
+			} else if !skip && diff == "" {
+				t.Errorf("Config.%s changed, and its record did not: report it in Config.Record or list it in unreported", f.Name)
+			}
+		}
+	}
+}
+
+// checkSharedSettings changes each field of the embedded settings, the
+// field at of Config, and wants the record's copy to change with it.
+func checkSharedSettings(t *testing.T, base Config, at int) {
+	t.Helper()
+	settings := reflect.TypeOf(base).Field(at).Type
+	for j := range settings.NumField() {
+		c := base
+		changeField(t, reflect.ValueOf(&c).Elem().Field(at).Field(j), settings.Field(j))
+		got := reflect.ValueOf(c.Record().Settings).Field(j).Interface()
+		if want := reflect.ValueOf(c.Settings).Field(j).Interface(); !reflect.DeepEqual(got, want) || cmp.Equal(base.Record(), c.Record()) {
+			t.Errorf("Settings.%s = %v, and the record has %v", settings.Field(j).Name, want, got)
 		}
 	}
 }
@@ -82,8 +102,8 @@ func TestRecordOfTheDefaultConfig(t *testing.T) {
 	c.Sizes = units.PowersOfTwo(4<<10, 1<<20)
 	c.KneeFraction = 0.9
 	got := c.Record()
-	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != string(c.Mode) ||
-		got.Order != string(c.Order) || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
+	if got.ElementType != c.Type.String() || got.TotalBytes != c.TotalBytes() || got.Mode != c.Mode ||
+		got.Order != c.Order || got.KneeFraction != 0.9 || len(got.Sizes) != 9 || got.Variants != nil {
 		t.Errorf("Record(DefaultConfig) = %+v", got)
 	}
 	c.KneeFraction = 0

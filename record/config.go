@@ -6,30 +6,55 @@ import (
 	"time"
 )
 
+// Settings are the settings a sweep's plan (iobench.Config) and its
+// record share, declared once: the plan embeds them and the record keeps
+// them as they were, so a setting reported as it is set needs no second
+// field. The record's other fields are derived from the plan.
+type Settings struct {
+	Count  int64      `json:"count"`  // elements per run
+	Sizes  []int64    `json:"sizes"`  // write sizes, bytes
+	Source SourceKind `json:"source"` // array or window
+	Sync   SyncMode   `json:"sync"`   // flush before each run, untimed: syncfs, sync, none
+	// Repeat is the rounds, each running every size once; in a record
+	// with Auto, the most any size ran.
+	Repeat int `json:"repeat"`
+	// Auto: adaptive rounds (--repeat auto) instead of Repeat rounds.
+	Auto   bool   `json:"repeat_auto"`
+	Order  Order  `json:"order"`  // size order within a round
+	Seed   uint64 `json:"seed"`   // shuffle seed
+	Warmup bool   `json:"warmup"` // one untimed pass before the first run
+	Stride int    `json:"stride"` // source elements per element written
+	Mode   Mode   `json:"mode"`   // write, read, both
+	Direct bool   `json:"direct"` // O_DIRECT
+	// Drop is how read runs avoid the page cache.
+	Drop   DropMode `json:"cache_drop"`
+	Verify bool     `json:"verify"` // every file read back and checked after its run
+	// Jobs is the writers in one process, each with its own file (or
+	// segment of a shared one), aggregated as MPI ranks are; 0 is 1.
+	Jobs     int      `json:"jobs,omitempty"`
+	OpenSync OpenSync `json:"open_sync,omitempty"` // O_DSYNC (dsync), O_SYNC (sync); "": neither
+	// Preallocate fallocates each data file to its full size before its
+	// timed run, untimed.
+	Preallocate bool `json:"preallocate"`
+	// Overwrite writes every run into one file, written in full before
+	// the first run, instead of a new file per run.
+	Overwrite bool `json:"overwrite"`
+	// Latency times write(2) and read(2) calls: a random sample of them,
+	// or every call with LatencyAll.
+	Latency    bool `json:"latency"`
+	LatencyAll bool `json:"latency_all,omitempty"`
+}
+
 // Config is the plan as reported, with enums spelled out.
 type Config struct {
-	Count       int64   `json:"count"`                         // elements per run
+	Settings
 	ElementType string  `json:"element_type"`                  // float64, int32, ...
 	ElementSize int64   `json:"element_size"`                  // bytes
 	TotalBytes  int64   `json:"total_bytes"`                   // bytes per run
-	Sizes       []int64 `json:"sizes"`                         // write sizes, bytes
-	Source      string  `json:"source"`                        // array or window
 	SourceBytes int64   `json:"source_bytes"`                  // memory held by the source
-	Sync        string  `json:"sync"`                          // flush before each run: syncfs, sync, none
 	Fsync       bool    `json:"fsync"`                         // fsync inside the timing
-	Repeat      int     `json:"repeat"`                        // rounds (with RepeatAuto, the most any size ran)
-	RepeatAuto  bool    `json:"repeat_auto"`                   // --repeat auto: adaptive rounds
 	TimeBudget  float64 `json:"time_budget_seconds,omitempty"` // --time-budget, seconds; 0: the default
-	Order       string  `json:"order"`                         // size order within a round
-	Seed        uint64  `json:"seed"`                          // shuffle seed
-	Warmup      bool    `json:"warmup"`                        // warm-up pass requested
 	Convert     string  `json:"convert"`                       // byte order in the file
-	Stride      int     `json:"stride"`                        // source elements per element written
-	Mode        string  `json:"mode"`                          // write, read, both
-	Direct      bool    `json:"direct"`                        // O_DIRECT
-	CacheDrop   string  `json:"cache_drop"`                    // how read runs avoid the page cache
-	Verify      bool    `json:"verify"`                        // every file read back and checked
-	Jobs        int     `json:"jobs,omitempty"`                // --jobs: writers in one process; 0 is 1
 	// Variants are the variants of an interleaved sweep, in plan order.
 	Variants     []ConfigVariant `json:"variants,omitempty"`
 	KneeFraction float64         `json:"knee_fraction"`   // share of the plateau that counts
@@ -41,14 +66,9 @@ type Config struct {
 	StripeSize int64 `json:"stripe_size,omitempty"`
 	// How each run did its I/O; empty in results of older versions and
 	// of other tools.
-	TimeLimit   float64 `json:"time_limit_seconds,omitempty"` // --time-limit, seconds; 0: none
-	Data        string  `json:"data,omitempty"`               // ramp, random, zero
-	Flush       string  `json:"flush,omitempty"`              // fsync, fdatasync, none: inside the timing
-	OpenSync    string  `json:"open_sync,omitempty"`          // dsync, sync; "": neither
-	Preallocate bool    `json:"preallocate"`                  // each file fallocated before its run
-	Overwrite   bool    `json:"overwrite"`                    // one file, written in full first, overwritten by every run
-	Latency     bool    `json:"latency"`                      // per-call times measured
-	LatencyAll  bool    `json:"latency_all,omitempty"`        // every call timed, not a sample
+	TimeLimit float64 `json:"time_limit_seconds,omitempty"` // --time-limit, seconds; 0: none
+	Data      string  `json:"data,omitempty"`               // ramp, random, zero
+	Flush     string  `json:"flush,omitempty"`              // fsync, fdatasync, none: inside the timing
 }
 
 // ConfigVariant is one variant of an interleaved sweep (--convert,
@@ -64,7 +84,7 @@ type ConfigVariant struct {
 
 // PrimaryMode is the direction a report's Knee describes.
 func (c Config) PrimaryMode() Mode {
-	if c.Mode == string(ModeRead) {
+	if c.Mode == ModeRead {
 		return ModeRead
 	}
 	return ModeWrite

@@ -140,7 +140,7 @@ func TestHowToApplyTheSafeSize(t *testing.T) {
 	rec := &advice.Recommendation{BufferSize: 64 << 10, Basis: advice.BasisSafe, KneeWriteSize: 32 << 10}
 	v := Verdict{Writes: &WritesVerdict{WriteSize: 32 << 10, Recommended: 64 << 10, RecommendedFrom: FromSafe}}
 	k := knee.Estimate{Result: knee.Result{Found: true, WriteSize: 32 << 10}}
-	as := howToApply(rec, v, k, record.Config{Mode: "write"}, fsinfo.Info{Type: "ext4", BlockSize: 4096, IOBlockSize: 4096}, nil)
+	as := howToApply(rec, v, k, record.Config{Settings: record.Settings{Mode: "write"}}, fsinfo.Info{Type: "ext4", BlockSize: 4096, IOBlockSize: 4096}, nil)
 	found := false
 	for _, a := range as {
 		found = found || a.Runtime == advice.RuntimeStdio && strings.Contains(a.Value, "65536")

@@ -104,11 +104,11 @@ func curveOf(name string, rows []record.SizeResult, res *record.Result, c record
 // measured both, of rows.
 func knees(rows []record.SizeResult, c record.Config) (knee.Estimate, *knee.Estimate) {
 	k := knee.EstimateKnee(Runs(rows, record.ModeWrite), c.KneeFraction)
-	if c.Mode == string(record.ModeWrite) {
+	if c.Mode == record.ModeWrite {
 		return k, nil
 	}
 	rk := knee.EstimateKnee(Runs(rows, record.ModeRead), c.KneeFraction)
-	if c.Mode == string(record.ModeRead) {
+	if c.Mode == record.ModeRead {
 		return rk, nil
 	}
 	return k, &rk

@@ -54,9 +54,9 @@ func curveFlush(c report.Config) string {
 	switch {
 	case c.Direct:
 		return workload.FlushODirect
-	case c.OpenSync == string(iobench.OpenSyncAll):
+	case c.OpenSync == iobench.OpenSyncAll:
 		return workload.FlushOSync
-	case c.OpenSync == string(iobench.OpenDSync):
+	case c.OpenSync == iobench.OpenDSync:
 		return workload.FlushODSync
 	case c.Flush == string(iobench.FlushFdatasync):
 		return workload.FlushFdatasync

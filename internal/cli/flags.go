@@ -13,6 +13,7 @@ import (
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/iobench"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/units"
 )
 
@@ -112,7 +113,7 @@ func countFromFlags(o *sweepOpts, elemSize int64) (int64, error) {
 // output writes it.
 func parseCount(s string) (int64, error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if err := (iobench.Config{Count: n}).CountError(); err != nil {
+		if err := (iobench.Config{Settings: record.Settings{Count: n}}).CountError(); err != nil {
 			return 0, inFlagWords(err)
 		}
 		if n > maxCount {

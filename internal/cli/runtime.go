@@ -21,6 +21,7 @@ import (
 	"github.com/iobench/iobench/internal/progress"
 	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/libcheck"
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/render"
 	"github.com/iobench/iobench/runtimes"
@@ -549,7 +550,7 @@ func (o *runtimeObserver) addSample(s libcheck.Sample) {
 func newRuntimeObserver(w io.Writer, rt libcheck.Runtime, p libcheck.Plan, mode progress.Mode) *runtimeObserver {
 	o := &runtimeObserver{rt: rt, plan: p}
 	// No Stride: no array to fill in iobench, the writer fills its own.
-	cfg := iobench.Config{Count: p.Elements, Type: convert.Float64, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds, TimeBudget: p.TimeBudget}
+	cfg := iobench.Config{Settings: record.Settings{Count: p.Elements, Warmup: p.Warmup, Auto: p.Auto, Repeat: p.Rounds}, Type: convert.Float64, TimeBudget: p.TimeBudget}
 	o.live = progress.NewLive(w, o, cfg.Record(), nil, mode)
 	var foresee func(int) []string
 	if p.Auto {

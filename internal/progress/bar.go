@@ -69,7 +69,7 @@ func (o *Live) setupWords() string {
 // established.
 func (o *Live) roundTag(rounds int) string {
 	r := o.fc.round
-	if !o.cfg.RepeatAuto {
+	if !o.cfg.Auto {
 		return fmt.Sprintf("round %d of %d", r, o.fc.rounds)
 	}
 	s := fmt.Sprintf("round %d of ~%d", r, max(r, rounds))

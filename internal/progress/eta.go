@@ -49,7 +49,7 @@ func runKey(r record.Run) string {
 }
 
 func newForecast(cfg record.Config, budgetRounds int) forecast {
-	return forecast{auto: cfg.RepeatAuto, rounds: cfg.Repeat, budget: cfg.Budget(), budgetRounds: budgetRounds,
+	return forecast{auto: cfg.Auto, rounds: cfg.Repeat, budget: cfg.Budget(), budgetRounds: budgetRounds,
 		took: map[string][]time.Duration{}}
 }
 

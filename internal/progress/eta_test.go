@@ -21,7 +21,7 @@ func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Seco
 // A fixed plan ends when its runs do, each at its kind's measured time,
 // and a kind not run yet at the mean of those that were.
 func TestForecastFixedPlan(t *testing.T) {
-	f := newForecast(record.Config{Repeat: 2}, record.DefaultBudgetRounds)
+	f := newForecast(record.Config{Settings: record.Settings{Repeat: 2}}, record.DefaultBudgetRounds)
 	f.prior = time.Second
 	f.roundPlanned(at(0), 1, []string{"a", "b", "c"})
 	if end, rounds, ok := f.end(at(0)); !ok || end != at(6) || rounds != 2 {
@@ -39,7 +39,7 @@ func TestForecastFixedPlan(t *testing.T) {
 // Adaptive rounds: the first MinAutoRounds always run; a later one only
 // while its cost, padded, fits in the budget of 3 x round 1.
 func TestForecastAdaptiveRoundsStopAtTheBudget(t *testing.T) {
-	f := newForecast(record.Config{RepeatAuto: true}, 3)
+	f := newForecast(record.Config{Settings: record.Settings{Auto: true}}, 3)
 	f.foresee = func(int) []string { return []string{"b", "c"} }
 	f.roundPlanned(at(0), 1, []string{"a", "b", "c", "d"})
 	for i := 1; i <= 4; i++ {
@@ -115,7 +115,7 @@ var barShare = regexp.MustCompile(`\] +(\d+)%`)
 // rather than going back, and says the round was added.
 func TestBarNeverGoesBack(t *testing.T) {
 	clock := t0
-	cfg := iobench.Config{Auto: true, Count: 1, Sizes: []int64{1}}.Record()
+	cfg := iobench.Config{Settings: record.Settings{Auto: true, Count: 1, Sizes: []int64{1}}}.Record()
 	o := &Live{w: io.Discard, mode: Lines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
 		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds)}
 	o.fc.foresee = func(int) []string { return []string{"a"} }

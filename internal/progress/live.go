@@ -100,7 +100,7 @@ type Foreseer func(samples []record.Sample, look int) []int64
 func NewLive(w io.Writer, r Source, cfg record.Config, foresee Foreseer, mode Mode) *Live {
 	o := &Live{w: w, mode: mode.resolve(w), runner: r, cfg: cfg, foreseeSizes: foresee, now: time.Now, cols: terminalWidth(w),
 		fc: newForecast(cfg, record.DefaultBudgetRounds), done: make(chan struct{})}
-	if cfg.RepeatAuto && foresee != nil {
+	if cfg.Auto && foresee != nil {
 		o.fc.foresee = o.foreseeSweep
 	}
 	go o.poll()
@@ -258,14 +258,14 @@ func (o *Live) Started(current string) {
 
 // roundWord is "r3/10", or "r3 auto" in an adaptive sweep.
 func (o *Live) RoundWord(round int) string {
-	if o.cfg.RepeatAuto {
+	if o.cfg.Auto {
 		return fmt.Sprintf("r%d auto", round)
 	}
 	return fmt.Sprintf("r%d/%d", round, o.cfg.Repeat)
 }
 
 func (o *Live) RunFinished(s record.Sample) {
-	if o.cfg.RepeatAuto {
+	if o.cfg.Auto {
 		o.mu.Lock()
 		o.samples = append(o.samples, s)
 		o.mu.Unlock()
@@ -301,7 +301,7 @@ func (o *Live) firstEstimate(now time.Time) string {
 	}
 	first := o.fc.all[0]
 	all := end.Sub(o.fc.start).Round(time.Second)
-	if o.cfg.RepeatAuto {
+	if o.cfg.Auto {
 		return fmt.Sprintf("first run took %s; round 1 should take about %s, all %d rounds about %s (%s), ending about %s",
 			first.Round(time.Millisecond), (time.Duration(len(o.fc.keys)) * first).Round(time.Second), rounds, all, o.budgetWords(), end.Format("15:04:05"))
 	}
@@ -337,7 +337,7 @@ func (o *Live) roundLine(now time.Time, last bool) string {
 // ofRounds is " of 3" for a fixed plan, " of ~6" for adaptive rounds as
 // now foreseen.
 func (o *Live) ofRounds(round int) string {
-	if !o.cfg.RepeatAuto {
+	if !o.cfg.Auto {
 		return fmt.Sprintf(" of %d", o.fc.rounds)
 	}
 	_, rounds, ok := o.fc.end(o.now())

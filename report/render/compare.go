@@ -214,12 +214,12 @@ var configFields = []struct {
 	{"fs type", func(r *report.Report) string { return r.FS.Type }},
 	{"f_bsize", func(r *report.Report) string { return itoa(r.FS.BlockSize) }},
 	{"st_blksize", func(r *report.Report) string { return itoa(r.FS.IOBlockSize) }},
-	{"mode", func(r *report.Report) string { return r.Config.Mode }},
+	{"mode", func(r *report.Report) string { return string(r.Config.Mode) }},
 	{"convert", func(r *report.Report) string { return r.Config.Convert }},
 	{"fsync", func(r *report.Report) string { return fmt.Sprint(r.Config.Fsync) }},
 	{"direct", func(r *report.Report) string { return fmt.Sprint(r.Config.Direct) }},
-	{"sync", func(r *report.Report) string { return r.Config.Sync }},
-	{"source", func(r *report.Report) string { return r.Config.Source }},
+	{"sync", func(r *report.Report) string { return string(r.Config.Sync) }},
+	{"source", func(r *report.Report) string { return string(r.Config.Source) }},
 	{"element type", func(r *report.Report) string { return r.Config.ElementType }},
 	{"stride", func(r *report.Report) string { return fmt.Sprint(r.Config.Stride) }},
 	{"count", func(r *report.Report) string { return itoa(r.Config.Count) }},
@@ -285,8 +285,8 @@ func SettingsLabel(r *report.Report) string {
 	if c.Stride > 1 {
 		parts = append(parts, fmt.Sprintf("stride %d", c.Stride))
 	}
-	if c.Source != "" && c.Source != string(record.SourceArray) {
-		parts = append(parts, c.Source)
+	if c.Source != "" && c.Source != record.SourceArray {
+		parts = append(parts, string(c.Source))
 	}
 	parts = append(parts, ioLabel(c)...)
 	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
@@ -300,7 +300,7 @@ func ioLabel(c report.Config) []string {
 		parts = append(parts, c.Flush)
 	}
 	if c.OpenSync != "" {
-		parts = append(parts, "O_"+strings.ToUpper(c.OpenSync))
+		parts = append(parts, "O_"+strings.ToUpper(string(c.OpenSync)))
 	}
 	if c.Data != "" && c.Data != string(record.DataRamp) {
 		parts = append(parts, c.Data+" data")

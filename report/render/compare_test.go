@@ -17,7 +17,7 @@ import (
 func compareRuns(n, rows int) []report.Run {
 	runs := make([]report.Run, n)
 	for i := range runs {
-		rep := &report.Report{Config: report.Config{Mode: string(record.ModeWrite), KneeFraction: knee.DefaultFraction}}
+		rep := &report.Report{Config: report.Config{Settings: record.Settings{Mode: record.ModeWrite}, KneeFraction: knee.DefaultFraction}}
 		for j := range rows {
 			size := int64(1024 * (j + 1))
 			y := 1000 * (1 - math.Exp(-float64(size)/float64(64*rows))) * (1 + 0.1*float64(i))

@@ -61,7 +61,7 @@ func csvRows(cw *csv.Writer, r *report.Report, variants bool) {
 				ftoa(s.Seconds), itoa(s.Bytes), itoa(s.Calls), itoa(s.ShortWrites), itoa(s.EINTR),
 				ftoa(s.MiBPerSec()), s.Start.UTC().Format(time.RFC3339Nano),
 				r.FS.Type, itoa(r.FS.BlockSize), r.Config.ElementType, r.Config.Convert,
-				strconv.FormatBool(r.Config.Fsync), r.Config.Source, strconv.FormatBool(r.Incomplete),
+				strconv.FormatBool(r.Config.Fsync), string(r.Config.Source), strconv.FormatBool(r.Incomplete),
 				strconv.FormatBool(s.TimeLimited), r.Config.Flush, r.Config.Data,
 			}
 			if variants {

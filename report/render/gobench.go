@@ -53,7 +53,7 @@ func gobenchConfig(r *report.Report) [][2]string {
 		{"convert", c.Convert},
 		{"fsync", fmt.Sprint(c.Fsync)},
 		{"direct", fmt.Sprint(c.Direct)},
-		{"source", c.Source},
+		{"source", string(c.Source)},
 		{"stride", fmt.Sprint(c.Stride)},
 		{"total_bytes", itoa(c.TotalBytes)},
 	}
@@ -109,7 +109,7 @@ func goarch(machine string) string {
 // gobenchIO is how the runs did their I/O, where the report says so.
 func gobenchIO(c report.Config) [][2]string {
 	var out [][2]string
-	for _, kv := range [][2]string{{"flush", c.Flush}, {"data", c.Data}, {"open_sync", c.OpenSync}} {
+	for _, kv := range [][2]string{{"flush", c.Flush}, {"data", c.Data}, {"open_sync", string(c.OpenSync)}} {
 		if kv[1] != "" {
 			out = append(out, kv)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/iobench/iobench/record"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/report/internal/fixture"
 )
@@ -36,9 +37,9 @@ func TestTextApplyBlock(t *testing.T) {
 	const header2 = "  through the runtime itself; the JSON and Markdown reports say why each):"
 	tests := []struct {
 		name          string
-		fs            string // file system type; "": the fixture's ext4
-		block, stripe int64  // f_bsize (0: the fixture's) and Lustre stripe size
-		mode          string // "": write
+		fs            string      // file system type; "": the fixture's ext4
+		block, stripe int64       // f_bsize (0: the fixture's) and Lustre stripe size
+		mode          record.Mode // "": write
 		applyFor      []string
 		want          []string // lines the block has, in order; nil: no block
 	}{

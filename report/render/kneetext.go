@@ -282,7 +282,7 @@ func budgetHint(r *report.Report, k knee.Estimate) string {
 		return fmt.Sprintf("--repeat %d", k.RoundsNeeded)
 	}
 	auto := "--repeat auto "
-	if r.Config.RepeatAuto {
+	if r.Config.Auto {
 		auto = ""
 	}
 	budget := (time.Duration(k.RoundsNeeded) * round).Round(time.Minute) + time.Minute

@@ -46,11 +46,11 @@ func Markdown(w io.Writer, r *report.Report) error {
 
 // DirectionWord is what a sweep of mode measured: "write", "read" or
 // "write and read".
-func DirectionWord(mode string) string {
+func DirectionWord(mode record.Mode) string {
 	switch mode {
-	case string(record.ModeRead):
+	case record.ModeRead:
 		return "read"
-	case string(record.ModeBoth):
+	case record.ModeBoth:
 		return "write and read"
 	}
 	return "write"

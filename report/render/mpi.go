@@ -126,7 +126,7 @@ func mpiPairs(r *report.Report) [][2]string {
 	if m := r.MPI.MPIIO; m != nil {
 		pairs = append(pairs, [2]string{"mpi-io", mpiioLine(m)})
 	}
-	if r.Config.Mode != string(record.ModeWrite) {
+	if r.Config.Mode != record.ModeWrite {
 		pairs = append(pairs, [2]string{"reads", readsLine(r)})
 	}
 	return pairs
@@ -178,7 +178,7 @@ func orNone(items []string) string {
 
 // readsLine says how read runs under MPI keep a cache from serving them.
 func readsLine(r *report.Report) string {
-	drop := "cached pages dropped before each read run (" + r.Config.CacheDrop + ")"
+	drop := "cached pages dropped before each read run (" + string(r.Config.Drop) + ")"
 	m := r.MPI
 	if m.ReadShift == 0 || m.ReadShift%max(m.Ranks, 1) == 0 {
 		return "each rank reads the file it wrote; " + drop

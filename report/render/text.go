@@ -177,7 +177,7 @@ func symlinkNote(r *report.Report) string {
 
 func timingLine(c report.Config) string {
 	parts := []string{"open..close on " + cmp.Or(c.Clock, "a monotonic clock")}
-	if c.Mode != string(record.ModeRead) {
+	if c.Mode != record.ModeRead {
 		parts = append(parts, writeTimingWords(c)...)
 	}
 	if c.TimeLimit > 0 {
@@ -186,17 +186,17 @@ func timingLine(c report.Config) string {
 	parts = append(parts, fmt.Sprintf("%s before each run (untimed)", c.Sync))
 	rounds := "1 round"
 	switch {
-	case c.RepeatAuto:
+	case c.Auto:
 		rounds = fmt.Sprintf("adaptive rounds (--repeat auto: at least %d, then the sizes that decide the knee until it is established, within %s)", record.MinAutoRounds, budgetWords(c))
 	case c.Repeat != 1:
 		rounds = advice.RoundsWord(c.Repeat)
 	}
 	parts = append(parts, fmt.Sprintf("%s, %s order", rounds, c.Order))
-	if c.Order == string(record.Shuffled) {
+	if c.Order == record.Shuffled {
 		parts[len(parts)-1] += fmt.Sprintf(" (seed %d)", c.Seed)
 	}
-	if c.Mode != string(record.ModeWrite) {
-		parts = append(parts, "reads after "+c.CacheDrop+" cache drop")
+	if c.Mode != record.ModeWrite {
+		parts = append(parts, "reads after "+string(c.Drop)+" cache drop")
 	}
 	if c.Direct {
 		parts = append(parts, "O_DIRECT")
