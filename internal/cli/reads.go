@@ -80,26 +80,6 @@ func readFsync(o *sweepOpts, cfg *iobench.Config) error {
 	return nil
 }
 
-func readSync(o *sweepOpts, cfg *iobench.Config) error {
-	cfg.Sync = iobench.SyncMode(o.sync.v)
-	return nil
-}
-
-func readSource(o *sweepOpts, cfg *iobench.Config) error {
-	cfg.Source = iobench.SourceKind(o.source.v)
-	return nil
-}
-
-func readStride(o *sweepOpts, cfg *iobench.Config) error {
-	cfg.Stride = o.stride.v
-	return nil
-}
-
-func readMode(o *sweepOpts, cfg *iobench.Config) error {
-	cfg.Mode = iobench.Mode(o.mode.v)
-	return nil
-}
-
 func readDropCaches(o *sweepOpts, cfg *iobench.Config) error {
 	if o.dropCaches.v {
 		cfg.Drop = iobench.DropCaches

@@ -78,7 +78,12 @@ func recordRow[O any](usage string, at func(*O) *opt[string]) optRow[O] {
 // sourceRow is --source: where each write's data comes from, the whole
 // data in memory (array, the default) or a window of it written again.
 func sourceRow[O any](usage string, at func(*O) *opt[string]) optRow[O] {
-	return row(&cli.StringFlag{Name: "source", Value: "array", Usage: usage}, at)
+	return row(sourceFlag(usage), at)
+}
+
+// sourceFlag is --source's flag.
+func sourceFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "source", Value: "array", Usage: usage}
 }
 
 // layoutsRow is runtime's --layouts: the library's ways to lay the

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -36,10 +38,12 @@ type setting struct {
 	read     func(o *sweepOpts, cfg *iobench.Config) error
 	readWith string
 	cmd      bool
-	// into is the Config field a switch's value goes to, stored there
-	// before any read (which then only checks it), so a new switch
-	// needs neither a field of sweepOpts nor a function of its own.
-	into func(cfg *iobench.Config) *bool
+	// into is the Config field the flag's value goes to as it is (a
+	// bool, an int, or a string into a string type), stored there before
+	// any read (which then only checks it), so a new setting of that kind
+	// needs neither a field of sweepOpts nor a function of its own; the
+	// Config's rules check the value.
+	into func(cfg *iobench.Config) any
 	// example is a value other than the default, for the table's tests.
 	example string
 	// runtimeDefault is the default's text under `iobench runtime` where
@@ -70,29 +74,29 @@ func sweepSettings() []setting {
 		convertSetting(),
 		{optRow: row(&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: " + joinNames(convert.Types()) + "; a list runs each as a variant (the same bytes per run)"}, func(o *sweepOpts) *opt[string] { return &o.typ }),
 			category: catConversion, sets: sets(iobench.SetType, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "int64"},
-		{optRow: row(&cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"}, func(o *sweepOpts) *opt[int] { return &o.stride }),
-			category: catConversion, sets: sets(iobench.SetStride), plan: true, reported: true, read: readStride, example: "2"},
+		{optRow: optRow[sweepOpts]{flag: &cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"}},
+			category: catConversion, sets: sets(iobench.SetStride), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Stride }, example: "2"},
 		dirSetting(),
 		countSetting(),
 		sizeSetting(),
-		{optRow: sourceRow("array (whole data set in memory) or window (memory ~2x the largest write)", func(o *sweepOpts) *opt[string] { return &o.source }),
-			category: catData, sets: sets(iobench.SetSource), reported: true, read: readSource, example: "window"},
-		{optRow: row(&cli.StringFlag{Name: "mode", Value: "write", Usage: "direction: write, read, both"}, func(o *sweepOpts) *opt[string] { return &o.mode }),
-			category: catData, sets: sets(iobench.SetMode), plan: true, reported: true, read: readMode, example: "both"},
+		{optRow: optRow[sweepOpts]{flag: sourceFlag("array (whole data set in memory) or window (memory ~2x the largest write)")},
+			category: catData, sets: sets(iobench.SetSource), reported: true, into: func(c *iobench.Config) any { return &c.Source }, example: "window"},
+		{optRow: optRow[sweepOpts]{flag: &cli.StringFlag{Name: "mode", Value: "write", Usage: "direction: write, read, both"}},
+			category: catData, sets: sets(iobench.SetMode), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Mode }, example: "both"},
 		{optRow: row(directFlag(), func(o *sweepOpts) *opt[cli.Generic] { return &o.direct }), category: catData, sets: sets(iobench.SetDirect, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"}},
-			category: catData, sets: sets(iobench.SetVerify), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Verify }, example: "true"},
+			category: catData, sets: sets(iobench.SetVerify), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Verify }, example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"}},
-			category: catData, sets: sets(iobench.SetKeep), into: func(c *iobench.Config) *bool { return &c.Keep }, example: "true"},
+			category: catData, sets: sets(iobench.SetKeep), into: func(c *iobench.Config) any { return &c.Keep }, example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "force", Usage: "skip the free-space check"}},
-			category: catData, sets: sets(iobench.SetForce), into: func(c *iobench.Config) *bool { return &c.Force }, example: "true"},
+			category: catData, sets: sets(iobench.SetForce), into: func(c *iobench.Config) any { return &c.Force }, example: "true"},
 		profileSetting(),
 		{optRow: row(&cli.StringFlag{Name: "data", Value: "ramp", Usage: "what the data holds: ramp (element i = i, as the reference program), random (incompressible, from --seed), zero"}, func(o *sweepOpts) *opt[string] { return &o.data }),
 			category: catData, sets: sets(iobench.SetData), plan: true, reported: true, read: readData, example: "random"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "preallocate", Usage: "fallocate each data file to its full size before its run, untimed"}},
-			category: catData, sets: sets(iobench.SetPreallocate), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Preallocate }, read: perRankOnly("--preallocate", func(c *iobench.Config) bool { return c.Preallocate }), example: "true"},
+			category: catData, sets: sets(iobench.SetPreallocate), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Preallocate }, read: perRankOnly("--preallocate", func(c *iobench.Config) bool { return c.Preallocate }), example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "overwrite", Usage: "write every run into one file iobench creates and writes in full first, instead of a new file per run"}},
-			category: catData, sets: sets(iobench.SetOverwrite), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Overwrite }, read: perRankOnly("--overwrite", func(c *iobench.Config) bool { return c.Overwrite }), example: "true"},
+			category: catData, sets: sets(iobench.SetOverwrite), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Overwrite }, read: perRankOnly("--overwrite", func(c *iobench.Config) bool { return c.Overwrite }), example: "true"},
 
 		{optRow: row(&cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"}, func(o *sweepOpts) *opt[string] { return &o.min }),
 			category: catSizes, sets: sets(iobench.SetMinSize), plan: true, reported: true, read: readSizes, example: "4KiB"},
@@ -109,7 +113,7 @@ func sweepSettings() []setting {
 		fsyncSetting(),
 		syncSetting(),
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"}},
-			category: catTiming, sets: sets(iobench.SetWarmup), plan: true, reported: true, into: func(c *iobench.Config) *bool { return &c.Warmup }, example: "false"},
+			category: catTiming, sets: sets(iobench.SetWarmup), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Warmup }, example: "false"},
 		{optRow: row(&cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"}, func(o *sweepOpts) *opt[bool] { return &o.dropCaches }),
 			category: catTiming, sets: sets(iobench.SetDrop), plan: true, reported: true, read: readDropCaches, example: "true"},
 		{optRow: row(&cli.StringFlag{Name: "time-limit", Usage: "stop each run's calls after this time (stonewalling), e.g. 30s; MiB/s is the data moved over the time", DefaultText: "none: every run writes all the data"}, func(o *sweepOpts) *opt[string] { return &o.timeLimit }),
@@ -201,8 +205,8 @@ func fsyncSetting() setting {
 }
 
 func syncSetting() setting {
-	return setting{optRow: row(&cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"}, func(o *sweepOpts) *opt[string] { return &o.sync }),
-		category: catTiming, sets: sets(iobench.SetSync), reported: true, read: readSync, example: "none"}
+	return setting{optRow: optRow[sweepOpts]{flag: &cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"}},
+		category: catTiming, sets: sets(iobench.SetSync), reported: true, into: func(c *iobench.Config) any { return &c.Sync }, example: "none"}
 }
 
 func outputSetting() setting {
@@ -233,21 +237,21 @@ func sets(s ...iobench.Setting) []iobench.Setting { return s }
 // sweepOpts are the sweep's flags, read once (readSweepOpts): each
 // entry's value, then the Config the entries' reads make of them.
 type sweepOpts struct {
-	cfg                                          iobench.Config  // the switches (into) go straight in
-	given                                        map[string]bool // the entries given, for the profile's overrides
-	convert, typ, dir, count, size, source, mode opt[string]
-	profile, data, min, max, sizes               opt[string]
-	repeat, timeBudget, order, sync              opt[string]
-	timeLimit, flush, openSync                   opt[string]
-	format, output, progress, applyFor, api      opt[string]
-	stride, readShift, jobs                      opt[int]
-	seed                                         opt[uint64]
-	kneeFraction                                 opt[float64]
-	fsync, dropCaches, latency, latencyAll       opt[bool]
-	anonymize, noProgress, brief, dryRun         opt[bool]
-	sharedFile, total, collective                opt[bool]
-	direct                                       opt[cli.Generic]
-	hint                                         opt[[]string]
+	cfg                                     iobench.Config  // the switches (into) go straight in
+	given                                   map[string]bool // the entries given, for the profile's overrides
+	convert, typ, dir, count, size          opt[string]
+	profile, data, min, max, sizes          opt[string]
+	repeat, timeBudget, order               opt[string]
+	timeLimit, flush, openSync              opt[string]
+	format, output, progress, applyFor, api opt[string]
+	readShift, jobs                         opt[int]
+	seed                                    opt[uint64]
+	kneeFraction                            opt[float64]
+	fsync, dropCaches, latency, latencyAll  opt[bool]
+	anonymize, noProgress, brief, dryRun    opt[bool]
+	sharedFile, total, collective           opt[bool]
+	direct                                  opt[cli.Generic]
+	hint                                    opt[[]string]
 	// sizeFlag is the flag a write size came from, by its decimal bytes,
 	// when it was --min or --max: the Config's error names the flag typed.
 	sizeFlag map[string]string
@@ -261,11 +265,7 @@ func settingRows(settings []setting) []optRow[sweepOpts] {
 	for i, s := range settings {
 		store, name := s.store, s.name()
 		if s.into != nil {
-			store = func(o *sweepOpts, v optValue) error {
-				b, _ := v.val.(bool)
-				*s.into(&o.cfg) = b
-				return nil
-			}
+			store = func(o *sweepOpts, v optValue) error { return storeInto(s.into(&o.cfg), v.val, name) }
 		}
 		out[i] = optRow[sweepOpts]{flag: s.flag, store: func(o *sweepOpts, v optValue) error {
 			if v.set {
@@ -275,6 +275,19 @@ func settingRows(settings []setting) []optRow[sweepOpts] {
 		}}
 	}
 	return out
+}
+
+// storeInto stores val, a flag's value, into the Config field at points
+// to, converted to its type when the kinds agree (a string into
+// record.SyncMode); any other pair is a bug in the table, which a test
+// that reads every table finds.
+func storeInto(at any, val any, name string) error {
+	to, from := reflect.ValueOf(at).Elem(), reflect.ValueOf(val)
+	if from.Kind() != to.Kind() {
+		return fmt.Errorf("--%s: a %T, stored into a %v (a bug in its table)", name, val, to.Type())
+	}
+	to.Set(from.Convert(to.Type()))
+	return nil
 }
 
 // newSweepOpts are options holding cfg before the flags are read.
