@@ -56,29 +56,9 @@ func newAutoRounds(cfg Config, start time.Time) *autoRounds {
 // next chooses the sizes of round round+1 after round has finished, from
 // every sample so far; nil stops the sweep, with the reason in the log.
 func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.Time) []int64 {
-	a.log.Rounds = round
-	a.log.SizesPerRound = append(a.log.SizesPerRound, len(sizes))
-	a.log.DecidingWriteSizes = slices.Clone(sizes)
-	elapsed := now.Sub(a.start)
-	a.log.SpentSeconds = elapsed.Seconds()
-	if round == 1 {
-		a.log.FirstRoundSeconds = elapsed.Seconds()
-		if !a.log.BudgetFromFlag {
-			a.log.BudgetSeconds = DefaultBudgetRounds * elapsed.Seconds()
-		}
-	}
-	runs := a.runs(samples)
-	est := knee.EstimateKnee(runs, a.cfg.fraction())
-	confirmed := est.Established && a.lastKnee > 0 && est.WriteSize <= 2*a.lastKnee && a.lastKnee <= 2*est.WriteSize
-	a.lastKnee = 0
-	if est.Established {
-		a.lastKnee = est.WriteSize
-	}
-	switch {
-	case confirmed && round >= MinAutoRounds:
-		return a.stop(StopEstablished)
-	case !est.Found && round >= MinAutoRounds:
-		return a.stop(StopNoKnee)
+	runs, est, elapsed, stopped := a.settle(samples, round, sizes, now)
+	if stopped {
+		return nil
 	}
 	want := a.wanted(runs, est, round)
 	if round < MinAutoRounds {
@@ -91,6 +71,40 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 		return a.stop(StopMaxRounds)
 	}
 	return a.fitBudget(samples, runs, est, want, elapsed.Seconds())
+}
+
+// settle books round, just finished with sizes, in the log and
+// estimates the knee over every sample; stopped says the sweep ends
+// here (the knee confirmed, or none after MinAutoRounds), the reason
+// logged.
+func (a *autoRounds) settle(samples []Sample, round int, sizes []int64, now time.Time) (runs []knee.Runs, est knee.Estimate, elapsed time.Duration, stopped bool) {
+	a.log.Rounds = round
+	a.log.SizesPerRound = append(a.log.SizesPerRound, len(sizes))
+	a.log.DecidingWriteSizes = slices.Clone(sizes)
+	elapsed = now.Sub(a.start)
+	a.log.SpentSeconds = elapsed.Seconds()
+	if round == 1 {
+		a.log.FirstRoundSeconds = elapsed.Seconds()
+		if !a.log.BudgetFromFlag {
+			a.log.BudgetSeconds = DefaultBudgetRounds * elapsed.Seconds()
+		}
+	}
+	runs = a.runs(samples)
+	est = knee.EstimateKnee(runs, a.cfg.fraction())
+	confirmed := est.Established && a.lastKnee > 0 && est.WriteSize <= 2*a.lastKnee && a.lastKnee <= 2*est.WriteSize
+	a.lastKnee = 0
+	if est.Established {
+		a.lastKnee = est.WriteSize
+	}
+	switch {
+	case confirmed && round >= MinAutoRounds:
+		a.stop(StopEstablished)
+		return runs, est, elapsed, true
+	case !est.Found && round >= MinAutoRounds:
+		a.stop(StopNoKnee)
+		return runs, est, elapsed, true
+	}
+	return runs, est, elapsed, false
 }
 
 // fitBudget is the most wanted of want (byNeed) that fit the budget left

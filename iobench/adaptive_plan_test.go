@@ -16,28 +16,9 @@ import (
 // then the deciding sizes and two plateau sizes, a round that does not
 // fit the budget whole ending the sweep.
 func legacyNext(a *autoRounds, samples []Sample, round int, sizes []int64, now time.Time) []int64 {
-	a.log.Rounds = round
-	a.log.SizesPerRound = append(a.log.SizesPerRound, len(sizes))
-	elapsed := now.Sub(a.start)
-	a.log.SpentSeconds = elapsed.Seconds()
-	if round == 1 {
-		a.log.FirstRoundSeconds = elapsed.Seconds()
-		if !a.log.BudgetFromFlag {
-			a.log.BudgetSeconds = DefaultBudgetRounds * elapsed.Seconds()
-		}
-	}
-	runs := a.runs(samples)
-	est := knee.EstimateKnee(runs, a.cfg.fraction())
-	confirmed := est.Established && a.lastKnee > 0 && est.WriteSize <= 2*a.lastKnee && a.lastKnee <= 2*est.WriteSize
-	a.lastKnee = 0
-	if est.Established {
-		a.lastKnee = est.WriteSize
-	}
-	switch {
-	case confirmed && round >= MinAutoRounds:
-		return a.stop(StopEstablished)
-	case !est.Found && round >= MinAutoRounds:
-		return a.stop(StopNoKnee)
+	runs, est, elapsed, stopped := a.settle(samples, round, sizes, now)
+	if stopped {
+		return nil
 	}
 	var want []int64
 	switch {
