@@ -61,16 +61,28 @@ func (a *autoRounds) next(samples []Sample, round int, sizes []int64, now time.T
 		return nil
 	}
 	want := a.wanted(runs, est, round)
-	if round < MinAutoRounds {
-		return want
-	}
 	switch {
-	case len(want) == 0:
-		return a.stop(StopNoKnee)
-	case round >= MaxAutoRounds:
-		return a.stop(StopMaxRounds)
+	case round < MinAutoRounds:
+		return want
+	case a.endsWith(want, round):
+		return nil
 	}
 	return a.fitBudget(samples, runs, est, want, elapsed.Seconds())
+}
+
+// endsWith says whether want, the sizes wanted after round (at least
+// MinAutoRounds), ends the sweep: none wanted, or the last round run;
+// the reason is logged.
+func (a *autoRounds) endsWith(want []int64, round int) bool {
+	switch {
+	case len(want) == 0:
+		a.stop(StopNoKnee)
+	case round >= MaxAutoRounds:
+		a.stop(StopMaxRounds)
+	default:
+		return false
+	}
+	return true
 }
 
 // settle books round, just finished with sizes, in the log and

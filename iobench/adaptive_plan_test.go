@@ -27,14 +27,11 @@ func legacyNext(a *autoRounds, samples []Sample, round int, sizes []int64, now t
 	case est.Found:
 		want = append(slices.Clone(est.Deciding), legacyPlateauSizes(runs, est)...)
 	}
-	if round < MinAutoRounds {
-		return want
-	}
 	switch {
-	case len(want) == 0:
-		return a.stop(StopNoKnee)
-	case round >= MaxAutoRounds:
-		return a.stop(StopMaxRounds)
+	case round < MinAutoRounds:
+		return want
+	case a.endsWith(want, round):
+		return nil
 	}
 	if cost := a.predict(samples, want); elapsed.Seconds()+cost > a.log.BudgetSeconds {
 		a.log.NextRoundSeconds = cost
