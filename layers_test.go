@@ -20,7 +20,7 @@ var layers = map[string]int{
 	// 0: leaves, no project imports
 	"units": 0, "convert": 0, "fsinfo": 0, "hostinfo": 0, "binary": 0, "program": 0, "preload": 0, "abtest": 0,
 	"mpi": 0, "workload/darshan": 0, "workload/strace": 0,
-	"internal/platform": 0,
+	"iobench/internal/platform": 0,
 	// test helpers, the FUSE fault file system and the docs' test
 	"internal/testkit/testenv": 0, "internal/testkit/testwait": 0, "internal/testkit/golden": 0, "internal/testkit/faultfs": 1, "internal/testkit/doccheck": 0,
 	// 1: the inputs' model, the knee's statistics

@@ -9,7 +9,7 @@
 // (Config.Record). It must not import report, profile, urfave/cli or the
 // terminal; its errors and warnings name settings (Setting,
 // ConfigError), never flags. A platform it cannot serve fails the build
-// (internal/platform).
+// (iobench/internal/platform).
 package iobench
 
-import _ "github.com/iobench/iobench/internal/platform" // refuses Windows at build time
+import _ "github.com/iobench/iobench/iobench/internal/platform" // refuses Windows at build time
