@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/iobench/iobench/iobench"
 	"github.com/iobench/iobench/record"
 )
 
@@ -115,7 +114,7 @@ var barShare = regexp.MustCompile(`\] +(\d+)%`)
 // rather than going back, and says the round was added.
 func TestBarNeverGoesBack(t *testing.T) {
 	clock := t0
-	cfg := iobench.Config{Settings: record.Settings{Auto: true, Count: 1, Sizes: []int64{1}}}.Record()
+	cfg := record.Config{Settings: record.Settings{Auto: true, Count: 1, Sizes: []int64{1}}}
 	o := &Live{w: io.Discard, mode: Lines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
 		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds)}
 	o.fc.foresee = func(int) []string { return []string{"a"} }
