@@ -51,6 +51,7 @@ func (e *env) appCommand(onUsage cli.OnUsageErrorFunc) *cli.Command {
 // appOpts are app's flags, read once, for both of its forms.
 type appOpts struct {
 	curve, format, output, applyFor, trace opt[string]
+	scratch                                opt[string]
 	curveTime, untracedBelow               opt[time.Duration]
 }
 
@@ -65,6 +66,7 @@ func appRows() []optRow[appOpts] {
 		row(&cli.DurationFlag{Name: "untraced-below", Value: defaultUntracedBelow, Usage: "with -- PROG: run the program again untraced, for its wall time, when the traced run was shorter (0: never)"},
 			func(o *appOpts) *opt[time.Duration] { return &o.untracedBelow }),
 		row(&cli.StringFlag{Name: "trace", Usage: "with -- PROG: keep the strace trace of the run in this new file"}, func(o *appOpts) *opt[string] { return &o.trace }),
+		scratchRow(func(o *appOpts) *opt[string] { return &o.scratch }),
 	}
 }
 

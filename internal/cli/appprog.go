@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"github.com/iobench/iobench/advice"
 	"github.com/iobench/iobench/binary"
@@ -47,6 +48,7 @@ type programOptions struct {
 	// to saveFirst bytes (tune's --max-saved); app copies none.
 	copyFirst bool
 	saveFirst int64
+	scratch   string // --scratch: where the run's own files go; "": $TMPDIR
 }
 
 // programArgv is the program and its arguments when the command line
@@ -97,7 +99,22 @@ func asToolFailure(err error) error {
 // programOptionsOf are app's flags for `app -- PROG`.
 func programOptionsOf(o appOpts, argv []string, applyFor []string) programOptions {
 	return programOptions{argv: argv, curve: o.curve.v, curveTime: o.curveTime.v, untracedBelow: o.untracedBelow.v,
-		traceOut: o.trace.v, output: o.output.v, formatName: o.format.v, applyFor: applyFor}
+		traceOut: o.trace.v, output: o.output.v, formatName: o.format.v, applyFor: applyFor, scratch: o.scratch.v}
+}
+
+// checkScratch refuses a --scratch that is not a directory this user can
+// write in; "" is $TMPDIR.
+func checkScratch(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("--scratch: %q is not a directory", dir)
+	}
+	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+		return usagef("--scratch: %q is not writable: %s", dir, iobench.Describe(err))
+	}
+	return nil
 }
 
 // check refuses what cannot run, before the program does.
@@ -110,6 +127,9 @@ func (o *programOptions) check(cmd string) error {
 	}
 	if o.untracedBelow < 0 {
 		return usagef("--untraced-below: %v is negative (0: never run the program untraced)", o.untracedBelow)
+	}
+	if err := checkScratch(o.scratch); err != nil {
+		return err
 	}
 	var err error
 	if o.format, err = lookupFormat(report.CmdApp, o.formatName); err != nil {
@@ -174,7 +194,7 @@ func newProgramRun(c *cli.Context, e *env, o programOptions) (*programRun, error
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "iobench-app-")
+	tmp, err := os.MkdirTemp(o.scratch, "iobench-app-")
 	if err != nil {
 		return nil, fmt.Errorf("scratch directory: %w", err)
 	}

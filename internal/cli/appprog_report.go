@@ -183,15 +183,24 @@ func (r *programRun) saveTree(ctx context.Context) error {
 	if !r.o.copyFirst {
 		return nil
 	}
-	s, err := copyTree(ctx, r.before.files, r.o.saveFirst, r.tmp)
+	room, inMemory := scratchRoom(r.tmp)
+	s, err := copyTree(ctx, r.before.files, min(r.o.saveFirst, room), r.tmp)
 	if err != nil {
 		return err
 	}
+	s.room, s.roomBound, s.inMemory = room, room < r.o.saveFirst, inMemory
 	s.failed, r.snap = r.restoreFailed, s
 	if len(s.copies) > 0 || s.skipped > 0 {
 		fmt.Fprintf(r.stderr, "iobench: tune: %s\n", s.words())
 	}
 	return nil
+}
+
+// saveBudget is what tune may save after the traced run: maxSaved, or
+// less when the scratch directory cannot spare it.
+func (r *programRun) saveBudget(maxSaved int64) int64 {
+	room, _ := scratchRoom(r.tmp)
+	return min(maxSaved, room)
 }
 
 // restoreSaved puts the files the traced run updated back as they were

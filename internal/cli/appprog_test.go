@@ -188,3 +188,41 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// --scratch is where app keeps its own files of the run, in a directory
+// of its own that it removes; the program's TMPDIR is left as it was.
+func TestAppKeepsItsFilesInScratch(t *testing.T) {
+	testenv.Full(t, "strace and a quick sweep")
+	testenv.Command(t, "strace")
+	dir, scratch := t.TempDir(), t.TempDir()
+	t.Chdir(dir)
+	script := `ls "$1" > seen.txt; printf '%s' "$TMPDIR" > tmpdir.txt; dd if=/dev/zero of=out.dat bs=4096 count=256 status=none`
+	_, stderr, code := runCLI(t, "app", "--curve-time", "2s", "--scratch", scratch, "--", "sh", "-c", script, "sh", scratch)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if seen := readOr(t, filepath.Join(dir, "seen.txt")); !strings.HasPrefix(seen, "iobench-app-") {
+		t.Errorf("the program saw %q in --scratch, want iobench's directory", seen)
+	}
+	if got := readOr(t, filepath.Join(dir, "tmpdir.txt")); got != os.Getenv("TMPDIR") {
+		t.Errorf("the program's TMPDIR = %q, want its own %q", got, os.Getenv("TMPDIR"))
+	}
+	if ents, _ := os.ReadDir(scratch); len(ents) != 0 {
+		t.Errorf("left in --scratch: %v", ents)
+	}
+}
+
+// A --scratch that is not a writable directory is a usage error naming
+// the flag, before the program runs.
+func TestScratchMustBeADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	writeFile(t, file, "x")
+	for _, cmd := range []string{"app", "tune"} {
+		for _, bad := range []string{file, filepath.Join(file, "missing")} {
+			_, stderr, code := runCLI(t, cmd, "--scratch", bad, "--", "true")
+			if code != 2 || !strings.Contains(stderr, "--scratch: ") || !strings.Contains(stderr, bad) {
+				t.Errorf("%s --scratch %s: exit %d, %q; want 2 naming the flag and the value", cmd, bad, code, stderr)
+			}
+		}
+	}
+}

@@ -60,6 +60,13 @@ func curveRow[O any](usage, defaultText string, at func(*O) *opt[string]) optRow
 	return row(&cli.StringFlag{Name: "curve", Usage: usage, DefaultText: defaultText}, at)
 }
 
+// scratchRow is --scratch: where app and tune keep their own files of a
+// program's run, instead of $TMPDIR, which the program inherits.
+func scratchRow[O any](at func(*O) *opt[string]) optRow[O] {
+	return row(&cli.StringFlag{Name: "scratch", Usage: "with -- PROG: the directory to keep iobench's own files of the run in (the trace, the writers it builds, tune's copy of your files), in a directory of its own that it removes; the program's TMPDIR stays as it is",
+		DefaultText: "$TMPDIR, else /tmp"}, at)
+}
+
 // curveTimeRow is --curve-time: the quick curve's time, without --curve.
 func curveTimeRow[O any](usage string, at func(*O) *opt[time.Duration]) optRow[O] {
 	return row(&cli.DurationFlag{Name: "curve-time", Value: defaultCurveTime, Usage: usage}, at)

@@ -51,7 +51,7 @@ type tuneOpts struct {
 	alpha                           opt[float64]
 	seed                            opt[uint64]
 	maxSaved, curve, format, output opt[string]
-	timeBudget                      opt[string]
+	timeBudget, scratch             opt[string]
 	anonymize                       opt[bool]
 }
 
@@ -67,6 +67,7 @@ func tuneRows() []optRow[tuneOpts] {
 		formatRow(report.CmdTune, "text", "output format: %s", func(o *tuneOpts) *opt[string] { return &o.format }),
 		outputRow("write the report to this new file (atomically) instead of stderr", func(o *tuneOpts) *opt[string] { return &o.output }),
 		anonymizeRow(func(o *tuneOpts) *opt[bool] { return &o.anonymize }),
+		scratchRow(func(o *tuneOpts) *opt[string] { return &o.scratch }),
 	}
 }
 
@@ -86,7 +87,7 @@ type tuneOptions struct {
 
 func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 	o := tuneOptions{sets: f.set.v, alpha: f.alpha.v, seed: f.seed.v, anonymize: f.anonymize.v}
-	o.prog = programOptions{argv: argv, curve: f.curve.v, curveTime: f.curveTime.v, untracedBelow: defaultUntracedBelow, output: f.output.v}
+	o.prog = programOptions{argv: argv, curve: f.curve.v, curveTime: f.curveTime.v, untracedBelow: defaultUntracedBelow, output: f.output.v, scratch: f.scratch.v}
 	switch {
 	case len(argv) == 0:
 		return o, usagef("tune: name the program to run after --")
@@ -94,6 +95,9 @@ func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 		return o, usagef("--alpha: %v must be in (0, 0.5)", o.alpha)
 	case o.prog.curveTime <= 0:
 		return o, usagef("--curve-time: %v is not a positive duration", o.prog.curveTime)
+	}
+	if err := checkScratch(o.prog.scratch); err != nil {
+		return o, err
 	}
 	for _, s := range o.sets {
 		if err := setFlagValue(s); err != nil {

@@ -141,7 +141,7 @@ func newFileGuard(r *programRun, written []workload.File, maxSaved int64) (*file
 		}
 	}
 	if len(unsaved) > 0 {
-		return nil, fmt.Errorf("the program updates in place files that existed before it ran, and tune holds no copy of them from before its first run (over --max-saved %d bytes, beyond the %d files it copies, or in a directory it could not list): %v; copy them aside and run tune on the copies, or raise --max-saved", maxSaved, maxCopiedFiles, unsaved)
+		return nil, fmt.Errorf("the program updates in place files that existed before it ran, and tune holds no copy of them from before its first run (over the %d bytes it may save: --max-saved, and what the scratch directory %s can spare; beyond the %d files it copies; or in a directory it could not list): %v; copy them aside and run tune on the copies, raise --max-saved, or give a --scratch with room", maxSaved, filepath.Dir(r.tmp), maxCopiedFiles, unsaved)
 	}
 	snap.keepOnly(g.saved)
 	return g, nil

@@ -286,3 +286,46 @@ func TestGuardCutsBackAnAppendOutsideTheTree(t *testing.T) {
 		t.Errorf("after reset: %q, %v; want %q", readOr(t, log), err, "old\n")
 	}
 }
+
+// A --scratch held in memory (a tmpfs) is said to take RAM from the
+// program's runs, and tune leaves nothing in it.
+func TestTuneSaysAScratchInMemory(t *testing.T) {
+	dir, stdout := counterDir(t)
+	if room, mem := scratchRoom("/dev/shm"); mem == "" || room < 1<<20 {
+		t.Skip("/dev/shm is not a tmpfs with room here")
+	}
+	scratch, err := os.MkdirTemp("/dev/shm", "iobench-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(scratch) })
+	stderr, code := tuneWithStdout(t, stdout, "--scratch", scratch, "--set", "BS=4096", "--time-budget", "5s")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "the copy is held in memory (/dev/shm is a tmpfs)") {
+		t.Errorf("stderr does not say the copy takes RAM:\n%s", stderr)
+	}
+	if ents, _ := os.ReadDir(scratch); len(ents) != 0 {
+		t.Errorf("left in --scratch: %v", ents)
+	}
+	if got := readOr(t, filepath.Join(dir, "counter.txt")); got != "1\n" {
+		t.Errorf("counter.txt = %q, want one run's", got)
+	}
+}
+
+// The copy's budget is what the scratch directory can spare when that is
+// less than --max-saved, and its words say which bound it.
+func TestTreeCopyWords(t *testing.T) {
+	s := &treeCopy{copies: map[string]string{"/w/a": "c"}, bytes: 10, skipped: 2, room: 3 << 20, roomBound: true}
+	if w := s.words(); !strings.Contains(w, "2 larger file(s) were not: over the 3.0 MiB the scratch directory can spare (--scratch chooses another)") {
+		t.Errorf("words = %q", w)
+	}
+	s.roomBound = false
+	if w := s.words(); !strings.Contains(w, "over --max-saved") || strings.Contains(w, "can spare") {
+		t.Errorf("words = %q", w)
+	}
+	if room, _ := scratchRoom(t.TempDir()); room < 0 {
+		t.Errorf("scratchRoom = %d, want no less than 0", room)
+	}
+}

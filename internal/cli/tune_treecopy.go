@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/dustin/go-humanize"
 	"golang.org/x/sys/unix"
+
+	"github.com/iobench/iobench/fsinfo"
 )
 
 // maxCopiedFiles caps how many files the tree copy holds: beyond it a
@@ -29,6 +32,34 @@ type treeCopy struct {
 	failed  func(copyPath string, err error) error
 	bytes   int64
 	skipped int // writable files over the budget, not copied
+	// room is what the scratch directory could spare, the budget when
+	// roomBound (less than --max-saved).
+	room      int64
+	roomBound bool
+	inMemory  string // the scratch's mount point when it is held in memory (tmpfs)
+}
+
+// scratchReserve is the share of the scratch's free space (at least
+// minScratchReserve) left for the trace and the writers iobench builds.
+const (
+	scratchReserve    = 10
+	minScratchReserve = 64 << 20
+)
+
+// scratchRoom is what tune may copy into dir: its file system's free
+// space less the reserve, and the mount point when that file system is
+// held in memory (a copy there takes RAM from the program's runs); a
+// file system it cannot ask does not limit the copy.
+func scratchRoom(dir string) (room int64, inMemory string) {
+	info, err := fsinfo.Stat(dir)
+	if err != nil {
+		return math.MaxInt64, ""
+	}
+	free := int64(min(info.AvailBytes, math.MaxInt64))
+	if info.InMemory() {
+		inMemory = info.MountPoint
+	}
+	return max(0, free-max(free/scratchReserve, minScratchReserve)), inMemory
 }
 
 // copyTree copies the listed files of the tree that this user can
@@ -74,8 +105,13 @@ func copyTree(ctx context.Context, listed map[string]bool, budget int64, scratch
 // words says what the copy holds, for the user before the first run.
 func (s *treeCopy) words() string {
 	w := fmt.Sprintf("saved %d file(s) of the working directory, %s, before the first run, so that a file the program updates in place is put back as it was", len(s.copies), humanize.IBytes(uint64(s.bytes)))
-	if s.skipped > 0 {
+	if s.skipped > 0 && s.roomBound {
+		w += fmt.Sprintf("; %d larger file(s) were not: over the %s the scratch directory can spare (--scratch chooses another), or beyond %d files", s.skipped, humanize.IBytes(uint64(s.room)), maxCopiedFiles)
+	} else if s.skipped > 0 {
 		w += fmt.Sprintf("; %d larger file(s) were not (over --max-saved, or beyond %d files)", s.skipped, maxCopiedFiles)
+	}
+	if s.inMemory != "" && s.bytes > 0 {
+		w += fmt.Sprintf("; the copy is held in memory (%s is a tmpfs), and takes that RAM from the program's runs: --scratch chooses a directory on disk", s.inMemory)
 	}
 	return w
 }
