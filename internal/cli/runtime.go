@@ -195,7 +195,8 @@ func newJobWith(c *cli.Context, e *env, rt libcheck.Runtime, o *runtimeOpts, rea
 	if err := j.sweep.applyProfile(sw, j.info); err != nil {
 		return nil, err
 	}
-	j.plan.Fsync = j.sweep.cfg.Fsync
+	// The profile's flushes, unless the command line gave them.
+	j.plan.Fsync, j.plan.Sync = j.sweep.cfg.Fsync, j.sweep.cfg.Sync
 	if err := j.roundsFromProfile(sw.repeat); err != nil {
 		return nil, err
 	}

@@ -262,3 +262,27 @@ func savedSweep(t *testing.T) string {
 	}
 	return saved
 }
+
+// The profile's --sync reaches the runtime check's runs, unless the
+// command line gives one: gfortran-pr91030 syncs with sync(2).
+func TestRuntimeTakesTheProfilesSync(t *testing.T) {
+	needCompiler(t, libcheck.Stdio)
+	for _, tt := range []struct {
+		extra []string
+		want  string
+	}{{nil, "sync"}, {[]string{"--sync", "none"}, "none"}} {
+		args := append([]string{"runtime", "stdio", "--dir", t.TempDir(), "--size", "1MiB", "--buffers", "8KiB", "--convert", "native",
+			"--repeat", "1", "--profile", "gfortran-pr91030", "--no-progress", "--format", "json"}, tt.extra...)
+		out, errOut, code := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.extra, code, errOut)
+		}
+		var doc report.RuntimeReport
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("stdout is not one JSON document: %v", err)
+		}
+		if doc.Config.Sync != tt.want {
+			t.Errorf("%v: config.sync = %q, want %q", tt.extra, doc.Config.Sync, tt.want)
+		}
+	}
+}
