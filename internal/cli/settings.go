@@ -278,16 +278,31 @@ func settingRows(settings []setting) []optRow[sweepOpts] {
 }
 
 // storeInto stores val, a flag's value, into the Config field at points
-// to, converted to its type when the kinds agree (a string into
-// record.SyncMode); any other pair is a bug in the table, which a test
-// that reads every table finds.
+// to, converted to its type when both are of one kind (a string into
+// record.SyncMode, an int into an int64); any other pair, or an at that
+// is not a pointer, is a bug in the table, which a test that reads every
+// table finds.
 func storeInto(at any, val any, name string) error {
-	to, from := reflect.ValueOf(at).Elem(), reflect.ValueOf(val)
-	if from.Kind() != to.Kind() {
+	p, from := reflect.ValueOf(at), reflect.ValueOf(val)
+	if p.Kind() != reflect.Pointer || p.IsNil() || !from.IsValid() {
+		return fmt.Errorf("--%s: into gives a %T, not a field to store a %T in (a bug in its table)", name, at, val)
+	}
+	to := p.Elem()
+	if kindOf(from.Kind()) != kindOf(to.Kind()) || !from.CanConvert(to.Type()) {
 		return fmt.Errorf("--%s: a %T, stored into a %v (a bug in its table)", name, val, to.Type())
 	}
 	to.Set(from.Convert(to.Type()))
 	return nil
+}
+
+// kindOf is k, with every signed integer kind as one: a flag's int may
+// go into an int64.
+func kindOf(k reflect.Kind) reflect.Kind {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return reflect.Int
+	}
+	return k
 }
 
 // newSweepOpts are options holding cfg before the flags are read.

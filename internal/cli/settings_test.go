@@ -217,3 +217,28 @@ func defaultCell(f cli.Flag) string {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// storeInto converts within a kind and refuses, without a panic, any
+// other pair and an into that is not a field's pointer.
+func TestStoreInto(t *testing.T) {
+	var cfg iobench.Config
+	for _, ok := range []struct {
+		at  any
+		val any
+	}{{&cfg.Sync, "none"}, {&cfg.Count, 5}, {&cfg.Stride, 2}, {&cfg.Verify, true}} {
+		if err := storeInto(ok.at, ok.val, "x"); err != nil {
+			t.Errorf("storeInto(%T, %v) = %v", ok.at, ok.val, err)
+		}
+	}
+	if cfg.Sync != "none" || cfg.Count != 5 || cfg.Stride != 2 || !cfg.Verify {
+		t.Errorf("cfg = %+v after the stores", cfg.Settings)
+	}
+	for _, bad := range []struct {
+		at  any
+		val any
+	}{{&cfg.Sizes, []string{"1"}}, {&cfg.Stride, "2"}, {&cfg.Sync, 3}, {cfg.Stride, 2}, {(*int)(nil), 2}, {&cfg.Verify, nil}} {
+		if err := storeInto(bad.at, bad.val, "x"); err == nil || !strings.Contains(err.Error(), "--x: ") {
+			t.Errorf("storeInto(%T, %#v) = %v, want the table's bug named", bad.at, bad.val, err)
+		}
+	}
+}
