@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"time"
 
@@ -89,31 +90,36 @@ func roundOrder(order Order, pairs []variantSize, rng *rand.Rand) []variantSize 
 	return pairs
 }
 
-// planKey is what PlanKey encodes. Runs is a digest of Plan(c), so a
-// field that changes the runs changes the key whether or not it is listed
-// here; the listed fields change the collectives (Warmup, Mode, Auto and
-// the adaptive settings) or what every rank must measure alike.
+// PlanKeyExempt are the Config fields the ranks of one sweep may hold
+// apart, and why: PlanKey leaves them out. Every other field, each of
+// record.Settings included, is in the key, so a new setting is one the
+// ranks must agree on unless it is listed here.
+var PlanKeyExempt = map[string]string{
+	"Dir":    "each rank names its own directory",
+	"Count":  "--total gives each rank a share",
+	"Sync":   "only one rank per node syncs",
+	"Ranks":  "set by the cluster, the same on every rank",
+	"Writer": "each rank's own place, for its own random data",
+	"Source": "how a rank holds its data in memory",
+	"Force":  "a rank's own free-space check",
+	"Keep":   "a rank's own last file",
+}
+
+// planKey is what PlanKey encodes: the shared settings but the exempt
+// ones, and the plan's other fields that change the runs, the
+// collectives (Warmup, Mode, Auto and the adaptive settings) or what
+// every rank must measure alike. Runs is a digest of Plan(c), so a field
+// that changes the runs changes the key whether or not it is listed.
 type planKey struct {
-	Sizes          []int64
-	Repeat         int
-	Order          Order
-	Seed           uint64
-	Mode           Mode
-	Auto           bool
+	record.Settings
 	TimeBudget     time.Duration
 	KneeFraction   float64
 	ReferenceSizes []int64
-	Warmup         bool
 	Fsync          bool
-	Verify         bool
-	Direct         bool
-	Drop           DropMode
 	ReadShift      int
 	Type           convert.Type
 	Convert        convert.Order
-	Stride         int
 	Variants       []Variant
-	Jobs           int
 	Runs           string
 	IO             string // TimeLimit, Data, Flush, OpenSync, Preallocate, Overwrite, Latency
 }
@@ -122,15 +128,23 @@ type planKey struct {
 // collective calls, in readable form. Processes that run one sweep
 // together (MPI ranks) must have equal keys, or they would call the
 // collectives a different number of times and hang. It leaves out what
-// may differ between them: Dir, Count (a share of a total), Sync (one
-// syncing process per node), Ranks, Source, Force and Keep.
+// may differ between them (PlanKeyExempt).
 func (c Config) PlanKey() string {
-	k := planKey{Sizes: c.Sizes, Repeat: c.Repeat, Order: c.Order, Seed: c.Seed, Mode: c.Mode,
-		Auto: c.Auto, TimeBudget: c.TimeBudget, KneeFraction: c.KneeFraction, ReferenceSizes: c.ReferenceSizes,
-		Warmup: c.Warmup, Fsync: c.Fsync, Verify: c.Verify, Direct: c.Direct, Drop: c.Drop, ReadShift: c.ReadShift,
-		Type: c.Type, Convert: c.Convert, Stride: c.Stride, Variants: c.Variants, Jobs: c.Jobs, Runs: runsDigest(Plan(c))}
+	k := planKey{Settings: c.Settings, TimeBudget: c.TimeBudget, KneeFraction: c.KneeFraction, ReferenceSizes: c.ReferenceSizes,
+		Fsync: c.Fsync, ReadShift: c.ReadShift, Type: c.Type, Convert: c.Convert, Variants: c.Variants, Runs: runsDigest(Plan(c))}
+	withoutExempt(&k.Settings)
 	k.IO = c.ioKey()
 	return fmt.Sprintf("%+v", k)
+}
+
+// withoutExempt zeroes the exempt fields of s.
+func withoutExempt(s *record.Settings) {
+	v := reflect.ValueOf(s).Elem()
+	for name := range PlanKeyExempt {
+		if f := v.FieldByName(name); f.IsValid() {
+			f.SetZero()
+		}
+	}
 }
 
 // runsDigest is a short hash of runs: the plan of a long sweep has

@@ -105,19 +105,6 @@ func TestValidateNamesTheField(t *testing.T) {
 	}
 }
 
-// planKeyExempt are the Config fields that may differ between the ranks
-// of one sweep, and so must not change PlanKey.
-var planKeyExempt = map[string]string{
-	"Dir":    "each rank names its own directory",
-	"Count":  "--total gives each rank a share",
-	"Sync":   "only one rank per node syncs",
-	"Ranks":  "set by the cluster, the same on every rank",
-	"Writer": "each rank's own place, for its own random data",
-	"Source": "how a rank holds its data in memory",
-	"Force":  "a rank's own free-space check",
-	"Keep":   "a rank's own last file",
-}
-
 // TestPlanKeyCoversEveryField mutates each Config field in turn. A field
 // that changes Plan must change the key; every other field must be either
 // in the key or exempt with a reason, so a new field cannot slip past the
@@ -135,16 +122,16 @@ func TestPlanKeyCoversEveryField(t *testing.T) {
 		mutate(t, reflect.ValueOf(&c).Elem().FieldByIndex(f.Index), name)
 		planChanged := !slices.Equal(Plan(base), Plan(c))
 		keyChanged := base.PlanKey() != c.PlanKey()
-		_, exempt := planKeyExempt[name]
+		_, exempt := PlanKeyExempt[name]
 		switch {
 		case planFields[name] && !planChanged:
 			t.Errorf("%s: the mutation did not change Plan; the test is broken", name)
 		case planChanged && !keyChanged:
 			t.Errorf("%s changes Plan but not PlanKey", name)
 		case exempt && keyChanged:
-			t.Errorf("%s is exempt (%s) but changes PlanKey: ranks that legitimately differ would refuse to run", name, planKeyExempt[name])
+			t.Errorf("%s is exempt (%s) but changes PlanKey: ranks that legitimately differ would refuse to run", name, PlanKeyExempt[name])
 		case !exempt && !keyChanged:
-			t.Errorf("%s changes neither Plan nor PlanKey: add it to planKey if it changes the runs or the collectives, else to planKeyExempt with a reason", name)
+			t.Errorf("%s changes neither Plan nor PlanKey: add it to planKey if it changes the runs or the collectives, else to PlanKeyExempt with a reason", name)
 		}
 	}
 }

@@ -23,12 +23,12 @@ import (
 // set), the flags `iobench runtime` shares, and the checks of the plan
 // key and of the report's config (settings_test.go) all come from it.
 type setting struct {
-	optRow[sweepOpts]                   // the flag, and where its value goes in sweepOpts
-	category          string            // heading in --help
-	sets              []iobench.Setting // library settings it sets; none for the command's own flags
-	// plan: the value changes iobench.Config.PlanKey, so the ranks of
-	// one MPI job must agree on it; otherwise it may differ per rank.
-	plan bool
+	optRow[sweepOpts]        // the flag, and where its value goes in sweepOpts
+	category          string // heading in --help
+	// sets are the library settings it sets, for messages and the
+	// profile's overrides; none for the command's own flags. An into
+	// row's is its field's (settingsOf), unless given.
+	sets []iobench.Setting
 	// reported: the value shows in the report's config (report.Config).
 	reported bool
 	// read fills the value, stored in sweepOpts, into the Config. Nil
@@ -49,6 +49,29 @@ type setting struct {
 	// runtimeDefault is the default's text under `iobench runtime` where
 	// it differs from the sweep's.
 	runtimeDefault string
+}
+
+// settings are the library settings s sets: its sets, or the field its
+// into stores to.
+func (s setting) settings() []iobench.Setting {
+	if len(s.sets) > 0 || s.into == nil {
+		return s.sets
+	}
+	return []iobench.Setting{settingOf(s.into)}
+}
+
+// settingOf names the Config field into points to, as a library
+// setting: the field's name ("" for none, which the table's tests find).
+func settingOf(into func(*iobench.Config) any) iobench.Setting {
+	var c iobench.Config
+	at := reflect.ValueOf(into(&c))
+	v := reflect.ValueOf(&c).Elem()
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if field := v.FieldByIndex(f.Index); !f.Anonymous && at.Kind() == reflect.Pointer && field.Addr().Pointer() == at.Pointer() && field.Type() == at.Type().Elem() {
+			return iobench.Setting(f.Name)
+		}
+	}
+	return ""
 }
 
 // name is the setting's flag name, as typed after "--".
@@ -73,59 +96,59 @@ func sweepSettings() []setting {
 	return []setting{
 		convertSetting(),
 		{optRow: row(&cli.StringFlag{Name: "type", Value: "float64", Usage: "element type: " + joinNames(convert.Types()) + "; a list runs each as a variant (the same bytes per run)"}, func(o *sweepOpts) *opt[string] { return &o.typ }),
-			category: catConversion, sets: sets(iobench.SetType, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "int64"},
+			category: catConversion, sets: sets(iobench.SetType, iobench.SetVariants), reported: true, readWith: "convert", example: "int64"},
 		{optRow: optRow[sweepOpts]{flag: &cli.IntFlag{Name: "stride", Value: 1, Usage: "write every K-th element of a K times larger array"}},
-			category: catConversion, sets: sets(iobench.SetStride), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Stride }, example: "2"},
+			category: catConversion, reported: true, into: func(c *iobench.Config) any { return &c.Stride }, example: "2"},
 		dirSetting(),
 		countSetting(),
 		sizeSetting(),
 		{optRow: optRow[sweepOpts]{flag: sourceFlag("array (whole data set in memory) or window (memory ~2x the largest write)")},
-			category: catData, sets: sets(iobench.SetSource), reported: true, into: func(c *iobench.Config) any { return &c.Source }, example: "window"},
+			category: catData, reported: true, into: func(c *iobench.Config) any { return &c.Source }, example: "window"},
 		{optRow: optRow[sweepOpts]{flag: &cli.StringFlag{Name: "mode", Value: "write", Usage: "direction: write, read, both"}},
-			category: catData, sets: sets(iobench.SetMode), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Mode }, example: "both"},
-		{optRow: row(directFlag(), func(o *sweepOpts) *opt[cli.Generic] { return &o.direct }), category: catData, sets: sets(iobench.SetDirect, iobench.SetVariants), plan: true, reported: true, readWith: "convert", example: "true"},
+			category: catData, reported: true, into: func(c *iobench.Config) any { return &c.Mode }, example: "both"},
+		{optRow: row(directFlag(), func(o *sweepOpts) *opt[cli.Generic] { return &o.direct }), category: catData, sets: sets(iobench.SetDirect, iobench.SetVariants), reported: true, readWith: "convert", example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "verify", Usage: "read every file back (untimed) and check each element"}},
-			category: catData, sets: sets(iobench.SetVerify), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Verify }, example: "true"},
+			category: catData, reported: true, into: func(c *iobench.Config) any { return &c.Verify }, example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "keep", Usage: "keep the last data file and print its path"}},
-			category: catData, sets: sets(iobench.SetKeep), into: func(c *iobench.Config) any { return &c.Keep }, example: "true"},
+			category: catData, into: func(c *iobench.Config) any { return &c.Keep }, example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "force", Usage: "skip the free-space check"}},
-			category: catData, sets: sets(iobench.SetForce), into: func(c *iobench.Config) any { return &c.Force }, example: "true"},
+			category: catData, into: func(c *iobench.Config) any { return &c.Force }, example: "true"},
 		profileSetting(),
 		{optRow: row(&cli.StringFlag{Name: "data", Value: "ramp", Usage: "what the data holds: ramp (element i = i, as the reference program), random (incompressible, from --seed), zero"}, func(o *sweepOpts) *opt[string] { return &o.data }),
-			category: catData, sets: sets(iobench.SetData), plan: true, reported: true, read: readData, example: "random"},
+			category: catData, sets: sets(iobench.SetData), reported: true, read: readData, example: "random"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "preallocate", Usage: "fallocate each data file to its full size before its run, untimed"}},
-			category: catData, sets: sets(iobench.SetPreallocate), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Preallocate }, read: perRankOnly("--preallocate", func(c *iobench.Config) bool { return c.Preallocate }), example: "true"},
+			category: catData, reported: true, into: func(c *iobench.Config) any { return &c.Preallocate }, read: perRankOnly("--preallocate", func(c *iobench.Config) bool { return c.Preallocate }), example: "true"},
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "overwrite", Usage: "write every run into one file iobench creates and writes in full first, instead of a new file per run"}},
-			category: catData, sets: sets(iobench.SetOverwrite), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Overwrite }, read: perRankOnly("--overwrite", func(c *iobench.Config) bool { return c.Overwrite }), example: "true"},
+			category: catData, reported: true, into: func(c *iobench.Config) any { return &c.Overwrite }, read: perRankOnly("--overwrite", func(c *iobench.Config) bool { return c.Overwrite }), example: "true"},
 
 		{optRow: row(&cli.StringFlag{Name: "min", Value: "1KiB", Usage: "smallest write size, a power of two"}, func(o *sweepOpts) *opt[string] { return &o.min }),
-			category: catSizes, sets: sets(iobench.SetMinSize), plan: true, reported: true, read: readSizes, example: "4KiB"},
+			category: catSizes, sets: sets(iobench.SetMinSize), reported: true, read: readSizes, example: "4KiB"},
 		{optRow: row(&cli.StringFlag{Name: "max", Value: "64MiB", Usage: "largest write size, a power of two"}, func(o *sweepOpts) *opt[string] { return &o.max }),
-			category: catSizes, sets: sets(iobench.SetMaxSize), plan: true, reported: true, readWith: "min", example: "1MiB"},
+			category: catSizes, sets: sets(iobench.SetMaxSize), reported: true, readWith: "min", example: "1MiB"},
 		{optRow: row(&cli.StringFlag{Name: "sizes", Usage: "explicit write sizes instead of --min/--max, e.g. 4KiB,1MiB"}, func(o *sweepOpts) *opt[string] { return &o.sizes }),
-			category: catSizes, sets: sets(iobench.SetSizes), plan: true, reported: true, readWith: "min", example: "4KiB,64KiB"},
+			category: catSizes, sets: sets(iobench.SetSizes), reported: true, readWith: "min", example: "4KiB,64KiB"},
 
 		repeatSetting(),
 		timeBudgetSetting(),
 		{optRow: row(&cli.StringFlag{Name: "order", Usage: "size order in a round: ascending, descending, shuffled", DefaultText: "ascending; shuffled when --repeat > 1 or auto"}, func(o *sweepOpts) *opt[string] { return &o.order }),
-			category: catTiming, sets: sets(iobench.SetOrder), plan: true, reported: true, read: readOrder, example: "descending"},
+			category: catTiming, sets: sets(iobench.SetOrder), reported: true, read: readOrder, example: "descending"},
 		seedSetting(),
 		fsyncSetting(),
 		syncSetting(),
 		{optRow: optRow[sweepOpts]{flag: &cli.BoolFlag{Name: "warmup", Value: true, Usage: "one untimed pass before the first run (--warmup=false to skip)"}},
-			category: catTiming, sets: sets(iobench.SetWarmup), plan: true, reported: true, into: func(c *iobench.Config) any { return &c.Warmup }, example: "false"},
+			category: catTiming, reported: true, into: func(c *iobench.Config) any { return &c.Warmup }, example: "false"},
 		{optRow: row(&cli.BoolFlag{Name: "drop-caches", Usage: "before each read run also drop the page cache via /proc/sys/vm/drop_caches (root)"}, func(o *sweepOpts) *opt[bool] { return &o.dropCaches }),
-			category: catTiming, sets: sets(iobench.SetDrop), plan: true, reported: true, read: readDropCaches, example: "true"},
+			category: catTiming, sets: sets(iobench.SetDrop), reported: true, read: readDropCaches, example: "true"},
 		{optRow: row(&cli.StringFlag{Name: "time-limit", Usage: "stop each run's calls after this time (stonewalling), e.g. 30s; MiB/s is the data moved over the time", DefaultText: "none: every run writes all the data"}, func(o *sweepOpts) *opt[string] { return &o.timeLimit }),
-			category: catTiming, sets: sets(iobench.SetTimeLimit), plan: true, reported: true, read: readTimeLimit, example: "30s"},
+			category: catTiming, sets: sets(iobench.SetTimeLimit), reported: true, read: readTimeLimit, example: "30s"},
 		{optRow: row(&cli.StringFlag{Name: "flush", Usage: "flush after the last write, inside the timing: fsync, fdatasync, none", DefaultText: "none; fsync with --fsync and in the disk and parallel file system profiles"}, func(o *sweepOpts) *opt[string] { return &o.flush }),
-			category: catTiming, sets: sets(iobench.SetFlush), plan: true, reported: true, read: readFlush, example: "fdatasync"},
+			category: catTiming, sets: sets(iobench.SetFlush), reported: true, read: readFlush, example: "fdatasync"},
 		{optRow: row(&cli.StringFlag{Name: "open-sync", Usage: "open the data files with O_DSYNC (dsync) or O_SYNC (sync)", DefaultText: "neither"}, func(o *sweepOpts) *opt[string] { return &o.openSync }),
-			category: catTiming, sets: sets(iobench.SetOpenSync), plan: true, reported: true, read: readOpenSync, example: "dsync"},
+			category: catTiming, sets: sets(iobench.SetOpenSync), reported: true, read: readOpenSync, example: "dsync"},
 		{optRow: row(&cli.BoolFlag{Name: "latency", Usage: "time write(2) calls: p50, p90, p99 and max µs per call for each size (a random sample of short calls, so the clock costs at most 0.2%; max is bounded)"}, func(o *sweepOpts) *opt[bool] { return &o.latency }),
-			category: catTiming, sets: sets(iobench.SetLatency), plan: true, reported: true, read: readLatency, example: "true"},
+			category: catTiming, sets: sets(iobench.SetLatency), reported: true, read: readLatency, example: "true"},
 		{optRow: row(&cli.BoolFlag{Name: "latency-all", Usage: "--latency timing every call, for the true max (every call then pays the clock; docs/io-options.md says what it costs)"}, func(o *sweepOpts) *opt[bool] { return &o.latencyAll }),
-			category: catTiming, sets: sets(iobench.SetLatencyAll), plan: true, reported: true, readWith: "latency", example: "true"},
+			category: catTiming, sets: sets(iobench.SetLatencyAll), reported: true, readWith: "latency", example: "true"},
 
 		{optRow: formatRow(report.CmdSweep, "text", "output format: %s", func(o *sweepOpts) *opt[string] { return &o.format }), category: catOutput, cmd: true, example: "json"},
 		outputSetting(),
@@ -148,10 +171,10 @@ func sweepSettings() []setting {
 		{optRow: row(&cli.StringSliceFlag{Name: "hint", Usage: "with --api mpiio: an MPI-IO hint key=value for MPI_File_open, repeatable; after those of the " + romioHintsVar + " file"}, func(o *sweepOpts) *opt[[]string] { return &o.hint }),
 			category: catMPI, cmd: true},
 		{optRow: row(&cli.IntFlag{Name: "read-shift", Usage: "under MPI, with --mode read or both: rank r reads the file rank (r+N) mod ranks wrote (IOR's -C), so no client reads back what it cached", DefaultText: "0: its own file"}, func(o *sweepOpts) *opt[int] { return &o.readShift }),
-			category: catMPI, sets: sets(iobench.SetReadShift), plan: true, read: readReadShift, example: "1"},
+			category: catMPI, sets: sets(iobench.SetReadShift), read: readReadShift, example: "1"},
 
 		{optRow: row(&cli.IntFlag{Name: "jobs", Value: 1, Usage: "writers in this process, each with its own file (or segment of --shared-file), started together and aggregated as MPI ranks are"}, func(o *sweepOpts) *opt[int] { return &o.jobs }),
-			category: catParallel, sets: sets(iobench.SetJobs), plan: true, reported: true, read: jobsFromFlags, example: "2"},
+			category: catParallel, sets: sets(iobench.SetJobs), reported: true, read: jobsFromFlags, example: "2"},
 	}
 }
 
@@ -159,7 +182,7 @@ func sweepSettings() []setting {
 
 func convertSetting() setting {
 	return setting{optRow: row(&cli.StringFlag{Name: "convert", Value: "native", Usage: "byte order in the file: " + joinNames(convert.Orders()) + "; a list (native,big-endian) runs each as a variant of one interleaved sweep"}, func(o *sweepOpts) *opt[string] { return &o.convert }),
-		category: catConversion, sets: sets(iobench.SetConvert, iobench.SetVariants), plan: true, reported: true, read: variantsFromFlags, example: "big-endian"}
+		category: catConversion, sets: sets(iobench.SetConvert, iobench.SetVariants), reported: true, read: variantsFromFlags, example: "big-endian"}
 }
 
 func dirSetting() setting {
@@ -186,27 +209,27 @@ func profileSetting() setting {
 func repeatSetting() setting {
 	return setting{optRow: row(&cli.StringFlag{Name: "repeat", Value: "1", Usage: "rounds, each running every size once; or auto: at least 3 rounds, then more of the sizes that decide the knee until it is established or --time-budget runs out",
 		DefaultText: "auto in the disk and parallel file system profiles, else 1"}, func(o *sweepOpts) *opt[string] { return &o.repeat }),
-		category: catTiming, sets: sets(iobench.SetRepeat), plan: true, reported: true, read: readRepeat, example: "3"}
+		category: catTiming, sets: sets(iobench.SetRepeat), reported: true, read: readRepeat, example: "3"}
 }
 
 func timeBudgetSetting() setting {
 	return setting{optRow: timeBudgetRow("with --repeat auto: wall time for all rounds, e.g. 10m", "", "3 x the first round", func(o *sweepOpts) *opt[string] { return &o.timeBudget }),
-		category: catTiming, sets: sets(iobench.SetTimeBudget), plan: true, reported: true, readWith: "repeat", example: "10m"}
+		category: catTiming, sets: sets(iobench.SetTimeBudget), reported: true, readWith: "repeat", example: "10m"}
 }
 
 func seedSetting() setting {
 	return setting{optRow: seedRow(seedUsage, "from the clock", func(o *sweepOpts) *opt[uint64] { return &o.seed }),
-		category: catTiming, sets: sets(iobench.SetSeed), plan: true, reported: true, read: readSeed, example: "7"}
+		category: catTiming, sets: sets(iobench.SetSeed), reported: true, read: readSeed, example: "7"}
 }
 
 func fsyncSetting() setting {
 	return setting{optRow: row(&cli.BoolFlag{Name: "fsync", Usage: "fsync before close, inside the timing", DefaultText: "off; on in the disk and parallel file system profiles"}, func(o *sweepOpts) *opt[bool] { return &o.fsync }),
-		category: catTiming, sets: sets(iobench.SetFsync), plan: true, reported: true, read: readFsync, example: "true"}
+		category: catTiming, sets: sets(iobench.SetFsync), reported: true, read: readFsync, example: "true"}
 }
 
 func syncSetting() setting {
 	return setting{optRow: optRow[sweepOpts]{flag: &cli.StringFlag{Name: "sync", Value: "syncfs", Usage: "flush before each run, untimed: syncfs, sync, none"}},
-		category: catTiming, sets: sets(iobench.SetSync), reported: true, into: func(c *iobench.Config) any { return &c.Sync }, example: "none"}
+		category: catTiming, reported: true, into: func(c *iobench.Config) any { return &c.Sync }, example: "none"}
 }
 
 func outputSetting() setting {
@@ -215,7 +238,7 @@ func outputSetting() setting {
 
 func kneeFractionSetting() setting {
 	return setting{optRow: kneeFractionRow(func(o *sweepOpts) *opt[float64] { return &o.kneeFraction }),
-		category: catOutput, sets: sets(iobench.SetKneeFraction), plan: true, reported: true, read: readKneeFraction, example: "0.9"}
+		category: catOutput, sets: sets(iobench.SetKneeFraction), reported: true, read: readKneeFraction, example: "0.9"}
 }
 
 func noProgressSetting() setting {
@@ -417,7 +440,7 @@ func setDefaultText(f cli.Flag, text string) {
 // flagOf is the flag that sets s, the first in the table: "--count".
 func flagOf(s iobench.Setting) string {
 	for _, e := range sweepSettings() {
-		if slices.Contains(e.sets, s) {
+		if slices.Contains(e.settings(), s) {
 			return "--" + e.name()
 		}
 	}
@@ -428,7 +451,7 @@ func flagOf(s iobench.Setting) string {
 func flagWords(s iobench.Setting) string {
 	var names []string
 	for _, e := range sweepSettings() {
-		if slices.Contains(e.sets, s) {
+		if slices.Contains(e.settings(), s) {
 			names = append(names, "--"+e.name())
 		}
 	}
@@ -444,7 +467,7 @@ func overrides(o *sweepOpts) profile.Overrides {
 	given := profile.Overrides{}
 	for _, e := range sweepSettings() {
 		if o.given[e.name()] {
-			for _, s := range e.sets {
+			for _, s := range e.settings() {
 				given[s] = true
 			}
 		}

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +46,7 @@ func TestEverySettingIsRead(t *testing.T) {
 		if w, ok := byName[s.readWith]; s.readWith != "" && (!ok || w.read == nil) {
 			t.Errorf("--%s: readWith %q is not an entry with a read", s.name(), s.readWith)
 		}
-		if !s.cmd && len(s.sets) == 0 {
+		if !s.cmd && (len(s.settings()) == 0 || s.settings()[0] == "") {
 			t.Errorf("--%s fills in the Config but names no setting its errors can be told by", s.name())
 		}
 	}
@@ -70,9 +72,10 @@ func configWith(t *testing.T, args ...string) iobench.Config {
 	return cfg
 }
 
-// The table says which flags change the plan key (the ranks of an MPI
-// job must agree on them) and which reach the report's config; each
-// entry's example value is set alone and checked against both.
+// Each entry's example value, set alone, changes the plan key unless the
+// engine lists what it sets as one the ranks of an MPI job may hold apart
+// (iobench.PlanKeyExempt), and reaches the report's config exactly when
+// the table says reported.
 func TestTableSaysWhatChangesThePlanKeyAndTheReport(t *testing.T) {
 	base := configWith(t)
 	baseKey := base.PlanKey()
@@ -86,13 +89,24 @@ func TestTableSaysWhatChangesThePlanKeyAndTheReport(t *testing.T) {
 			continue
 		}
 		cfg := configWith(t, "--"+s.name()+"="+s.example)
-		if changed := cfg.PlanKey() != baseKey; changed != s.plan {
-			t.Errorf("--%s=%s: plan key changed %v, the table says plan: %v", s.name(), s.example, changed, s.plan)
+		if changed, want := cfg.PlanKey() != baseKey, !planExempt(s); changed != want {
+			t.Errorf("--%s=%s: plan key changed %v; the engine's PlanKeyExempt says it should: %v", s.name(), s.example, changed, want)
 		}
 		if changed := reportConfigJSON(t, cfg) != baseReport; changed != s.reported {
 			t.Errorf("--%s=%s: the report's config changed %v, the table says reported: %v", s.name(), s.example, changed, s.reported)
 		}
 	}
+}
+
+// planExempt says whether every setting s sets may differ between the
+// ranks of one sweep's plan, by the engine's list.
+func planExempt(s setting) bool {
+	for _, set := range s.settings() {
+		if _, ok := iobench.PlanKeyExempt[string(set)]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func reportConfigJSON(t *testing.T, cfg iobench.Config) string {
@@ -160,7 +174,8 @@ func flagReference() string {
 		"`go test ./internal/cli -run TestFlagReferenceIsTheTable -update`; a test\n" +
 		"fails when the two differ. Sizes are bytes or binary units (`4K` = `4KiB`\n" +
 		"= 4096 bytes; `4KB` is refused). \"Ranks agree\": under MPI every rank must\n" +
-		"be given the same value (it changes the plan), else each rank may differ.\n")
+		"be given the same value (a job whose ranks differ is refused on every rank),\n" +
+		"else each rank may give its own.\n")
 	byCat := map[string][]setting{}
 	var cats []string
 	for _, s := range sweepSettings() {
@@ -176,9 +191,9 @@ func flagReference() string {
 		slices.SortFunc(entries, func(a, b setting) int { return strings.Compare(a.name(), b.name()) })
 		fmt.Fprintf(&b, "\n### %s\n\n| flag | default | ranks agree | meaning |\n|---|---|---|---|\n", cat)
 		for _, s := range entries {
-			agree := "no"
-			if s.plan {
-				agree = "yes"
+			agree := "yes"
+			if perRankFlags[s.name()] {
+				agree = "no"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", flagCell(s.flag), defaultCell(s.flag), agree, mdEscape(s.flag.(cli.DocGenerationFlag).GetUsage()))
 		}
@@ -239,6 +254,38 @@ func TestStoreInto(t *testing.T) {
 	}{{&cfg.Sizes, []string{"1"}}, {&cfg.Stride, "2"}, {&cfg.Sync, 3}, {cfg.Stride, 2}, {(*int)(nil), 2}, {&cfg.Verify, nil}} {
 		if err := storeInto(bad.at, bad.val, "x"); err == nil || !strings.Contains(err.Error(), "--x: ") {
 			t.Errorf("storeInto(%T, %#v) = %v, want the table's bug named", bad.at, bad.val, err)
+		}
+	}
+}
+
+// An into row sets the library setting named after its field, the first
+// field of the Config (at the Config's own address) among them.
+func TestSettingOfNamesTheField(t *testing.T) {
+	for want, into := range map[iobench.Setting]func(*iobench.Config) any{
+		iobench.SetCount:  func(c *iobench.Config) any { return &c.Count },
+		iobench.SetSync:   func(c *iobench.Config) any { return &c.Sync },
+		iobench.SetVerify: func(c *iobench.Config) any { return &c.Verify },
+		iobench.SetKeep:   func(c *iobench.Config) any { return &c.Keep },
+		"":                func(c *iobench.Config) any { return c.Stride },
+	} {
+		if got := settingOf(into); got != want {
+			t.Errorf("settingOf = %q, want %q", got, want)
+		}
+	}
+}
+
+// A word setting the table stores as it is (into a string kind) has its
+// rule in the Config: a value outside its words is refused by Validate,
+// naming the setting, so a new one cannot be added without its rule.
+func TestEveryWordSettingIsChecked(t *testing.T) {
+	for _, s := range sweepSettings() {
+		if s.into == nil || reflect.ValueOf(s.into(&iobench.Config{})).Elem().Kind() != reflect.String {
+			continue
+		}
+		err := configWith(t, "--"+s.name()+"=no-such-word").Validate()
+		var ce *iobench.ConfigError
+		if !errors.As(err, &ce) || ce.Field != s.settings()[0] {
+			t.Errorf("--%s=no-such-word: Validate = %v, want its rule's ConfigError on %s", s.name(), err, s.settings()[0])
 		}
 	}
 }

@@ -114,7 +114,7 @@ var barShare = regexp.MustCompile(`\] +(\d+)%`)
 // rather than going back, and says the round was added.
 func TestBarNeverGoesBack(t *testing.T) {
 	clock := t0
-	cfg := record.Config{Settings: record.Settings{Auto: true, Count: 1, Sizes: []int64{1}}}
+	cfg := record.Config{Settings: record.Settings{Auto: true, Count: 1, Sizes: []int64{1}}, ElementSize: 4, TotalBytes: 4, KneeFraction: 0.95}
 	o := &Live{w: io.Discard, mode: Lines, runner: idle{}, cfg: cfg, now: func() time.Time { return clock },
 		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds)}
 	o.fc.foresee = func(int) []string { return []string{"a"} }

@@ -59,7 +59,7 @@ func TestInterjectClearsTheBar(t *testing.T) {
 // barDrawn is a display in bar mode on an 80-column terminal, its first
 // run started and its bar drawn once.
 func barDrawn(out *bytes.Buffer, now func() time.Time) *Live {
-	cfg := record.Config{Settings: record.Settings{Repeat: 1, Count: 1, Sizes: []int64{1}}}
+	cfg := record.Config{Settings: record.Settings{Repeat: 1, Count: 1, Sizes: []int64{1}}, ElementSize: 4, TotalBytes: 4, KneeFraction: 0.95}
 	o := &Live{w: out, mode: Bar, runner: idle{}, cfg: cfg, now: now,
 		cols: func() int { return 80 }, fc: newForecast(cfg, record.DefaultBudgetRounds), done: make(chan struct{})}
 	o.Planned(1, []string{"a", "b"})
