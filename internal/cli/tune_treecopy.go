@@ -104,11 +104,15 @@ func copyTree(ctx context.Context, listed map[string]bool, budget int64, scratch
 
 // words says what the copy holds, for the user before the first run.
 func (s *treeCopy) words() string {
-	w := fmt.Sprintf("saved %d file(s) of the working directory, %s, before the first run, so that a file the program updates in place is put back as it was", len(s.copies), humanize.IBytes(uint64(s.bytes)))
+	what, other := "saved none of the working directory's files", ""
+	if len(s.copies) > 0 {
+		what, other = fmt.Sprintf("saved %d file(s) of the working directory, %s,", len(s.copies), humanize.IBytes(uint64(s.bytes))), "larger "
+	}
+	w := what + " before the first run, so that a file the program updates in place is put back as it was"
 	if s.skipped > 0 && s.roomBound {
-		w += fmt.Sprintf("; %d larger file(s) were not: over the %s the scratch directory can spare (--scratch chooses another), or beyond %d files", s.skipped, humanize.IBytes(uint64(s.room)), maxCopiedFiles)
+		w += fmt.Sprintf("; %d %sfile(s) were not: over the %s the scratch directory can spare (--scratch chooses another), or beyond %d files", s.skipped, other, humanize.IBytes(uint64(s.room)), maxCopiedFiles)
 	} else if s.skipped > 0 {
-		w += fmt.Sprintf("; %d larger file(s) were not (over --max-saved, or beyond %d files)", s.skipped, maxCopiedFiles)
+		w += fmt.Sprintf("; %d %sfile(s) were not (over --max-saved, or beyond %d files)", s.skipped, other, maxCopiedFiles)
 	}
 	if s.inMemory != "" && s.bytes > 0 {
 		w += fmt.Sprintf("; the copy is held in memory (%s is a tmpfs), and takes that RAM from the program's runs: --scratch chooses a directory on disk", s.inMemory)
