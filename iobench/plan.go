@@ -110,6 +110,9 @@ var PlanKeyExempt = map[string]string{
 // collectives (Warmup, Mode, Auto and the adaptive settings) or what
 // every rank must measure alike. Runs is a digest of Plan(c), so a field
 // that changes the runs changes the key whether or not it is listed.
+//
+// It is printed with %+v: a String method on record.Settings would be
+// promoted to planKey and print instead of the fields.
 type planKey struct {
 	record.Settings
 	TimeBudget     time.Duration

@@ -72,6 +72,20 @@ func appRows() []optRow[appOpts] {
 
 func appFlags() []cli.Flag { return rowFlags(appRows()) }
 
+// programOnly are the flags given that apply to a program app runs.
+func programOnly(o appOpts) []string {
+	var given []string
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.curveTime.set, "--curve-time"}, {o.untracedBelow.set, "--untraced-below"}, {o.trace.set, "--trace"}, {o.scratch.set, "--scratch"}} {
+		if f.set {
+			given = append(given, f.name)
+		}
+	}
+	return given
+}
+
 func (e *env) appAction(c *cli.Context) error {
 	var o appOpts
 	if err := readRows(c, appRows(), &o); err != nil {
@@ -86,6 +100,9 @@ func (e *env) appAction(c *cli.Context) error {
 	}
 	if !c.Args().Present() {
 		return usagef("app: name at least one Darshan log or strace trace")
+	}
+	if given := programOnly(o); len(given) > 0 {
+		return usagef("%s: only with app -- PROG; with logs app runs no program", strings.Join(given, ", "))
 	}
 	format, err := lookupFormat(report.CmdApp, o.format.v)
 	if err != nil {

@@ -102,19 +102,24 @@ func programOptionsOf(o appOpts, argv []string, applyFor []string) programOption
 		traceOut: o.trace.v, output: o.output.v, formatName: o.format.v, applyFor: applyFor, scratch: o.scratch.v}
 }
 
-// checkScratch refuses a --scratch that is not a directory this user can
-// write in; "" is $TMPDIR.
-func checkScratch(dir string) error {
+// absScratch is --scratch as an absolute path (the writers are built
+// and the program runs in other directories), refused when it is not a
+// directory this user can write in; "" is $TMPDIR.
+func absScratch(dir string) (string, error) {
 	if dir == "" {
-		return nil
+		return "", nil
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usagef("--scratch: %q is not a directory", dir)
+		return "", usagef("--scratch: %q is not a directory", dir)
 	}
 	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
-		return usagef("--scratch: %q is not writable: %s", dir, iobench.Describe(err))
+		return "", usagef("--scratch: %q is not writable: %s", dir, iobench.Describe(err))
 	}
-	return nil
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("--scratch: %q: %v", dir, err)
+	}
+	return abs, nil
 }
 
 // check refuses what cannot run, before the program does.
@@ -128,10 +133,10 @@ func (o *programOptions) check(cmd string) error {
 	if o.untracedBelow < 0 {
 		return usagef("--untraced-below: %v is negative (0: never run the program untraced)", o.untracedBelow)
 	}
-	if err := checkScratch(o.scratch); err != nil {
+	var err error
+	if o.scratch, err = absScratch(o.scratch); err != nil {
 		return err
 	}
-	var err error
 	if o.format, err = lookupFormat(report.CmdApp, o.formatName); err != nil {
 		return err
 	}
@@ -304,6 +309,9 @@ func (r *programRun) observe(ctx context.Context) (observed, error) {
 		return observed{}, err
 	}
 	defer out.remove()
+	if err := out.roomLeft(); err != nil {
+		return observed{}, err
+	}
 	ob.res = res
 	if err := r.readTrace(out, &ob); err != nil {
 		return ob, err

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/dustin/go-humanize"
+	"golang.org/x/sys/unix"
+
 	"github.com/iobench/iobench/program"
 	"github.com/iobench/iobench/report"
 	"github.com/iobench/iobench/workload/strace"
@@ -55,6 +58,32 @@ func (r *programRun) rankDir(l program.Launch) (traceOut, error) {
 		}
 	}
 	return traceOut{}, fmt.Errorf("a directory for the ranks' traces in the working directory: %w", err)
+}
+
+// traceFullBelow is the free space under which a trace's file system is
+// taken to have filled up while strace wrote it.
+const traceFullBelow = 256 << 10
+
+// roomLeft refuses a trace whose file system filled up while strace
+// wrote it: strace goes on without the lines it could not write, so the
+// program's writes would be undercounted.
+func (t traceOut) roomLeft() error {
+	dir, fix := t.ranks, "the ranks' traces go to the working directory: make room there"
+	if dir == "" {
+		dir, fix = filepath.Dir(t.file), "give --scratch a directory with room"
+	}
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) != nil || st.Blocks == 0 {
+		return nil
+	}
+	free := st.Bavail
+	if os.Geteuid() == 0 { // root writes into the reserved blocks too
+		free = st.Bfree
+	}
+	if bytes := free * uint64(st.Bsize); bytes < traceFullBelow {
+		return fmt.Errorf("the trace filled the file system of %s (%s left): strace could not write all of it, and the program's writes would be undercounted; %s", dir, humanize.IBytes(bytes), fix)
+	}
+	return nil
 }
 
 // remove removes the trace.

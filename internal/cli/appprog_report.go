@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -196,10 +197,14 @@ func (r *programRun) saveTree(ctx context.Context) error {
 	return nil
 }
 
-// saveBudget is what tune may save after the traced run: maxSaved, or
-// less when the scratch directory cannot spare it.
+// saveBudget is what tune may hold saved after the traced run, the
+// copies it keeps from before included (the guard counts both):
+// maxSaved, or less when the scratch directory cannot spare it.
 func (r *programRun) saveBudget(maxSaved int64) int64 {
 	room, _ := scratchRoom(r.tmp)
+	if kept := r.snap.keptBytes(); room < math.MaxInt64-kept {
+		room += kept
+	}
 	return min(maxSaved, room)
 }
 

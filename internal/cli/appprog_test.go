@@ -217,12 +217,30 @@ func TestAppKeepsItsFilesInScratch(t *testing.T) {
 func TestScratchMustBeADirectory(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	writeFile(t, file, "x")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if abs, err := absScratch("."); err != nil || abs != dir {
+		t.Errorf("absScratch(.) = %q, %v; want %s: the writers are built, and the program runs, elsewhere", abs, err, dir)
+	}
 	for _, cmd := range []string{"app", "tune"} {
 		for _, bad := range []string{file, filepath.Join(file, "missing")} {
 			_, stderr, code := runCLI(t, cmd, "--scratch", bad, "--", "true")
 			if code != 2 || !strings.Contains(stderr, "--scratch: ") || !strings.Contains(stderr, bad) {
 				t.Errorf("%s --scratch %s: exit %d, %q; want 2 naming the flag and the value", cmd, bad, code, stderr)
 			}
+		}
+	}
+}
+
+// The flags of a program's run are refused when app reads logs instead:
+// they would do nothing.
+func TestAppLogsRefuseTheProgramsFlags(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "run.strace")
+	writeFile(t, log, "")
+	for _, args := range [][]string{{"--scratch", t.TempDir()}, {"--trace", "x"}, {"--curve-time", "5s"}, {"--untraced-below", "1s"}} {
+		_, stderr, code := runCLI(t, append(append([]string{"app"}, args...), log)...)
+		if code != 2 || !strings.Contains(stderr, args[0]+": only with app -- PROG") {
+			t.Errorf("app %v LOG: exit %d, %q; want 2 naming %s", args, code, stderr, args[0])
 		}
 	}
 }

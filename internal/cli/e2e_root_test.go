@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iobench/iobench/internal/testkit/testenv"
 	"github.com/iobench/iobench/internal/testkit/testwait"
 )
 
@@ -149,4 +150,26 @@ func TestLeftoverIsNamedAndFailsTheRun(t *testing.T) {
 			t.Errorf("left file %+v: want %s and the cause", l, locked)
 		}
 	}
+}
+
+// A trace that fills its file system is cut: app refuses it, naming the
+// directory and --scratch, instead of reporting a part of the writes.
+func TestAppRefusesATraceThatFilledItsFileSystem(t *testing.T) {
+	testenv.Full(t, "strace and a program of many calls")
+	testenv.Command(t, "strace")
+	scratch := mountTmpfs(t, "size=1m")
+	t.Chdir(t.TempDir())
+	_, stderr, code := runCLI(t, "app", "--scratch", scratch, "--", "sh", "-c", "dd if=/dev/zero of=out.dat bs=16 count=40000 status=none")
+	if code != 125 || !strings.Contains(stderr, "the trace filled the file system of "+scratch) || !strings.Contains(stderr, "give --scratch a directory with room") {
+		t.Errorf("exit %d, want 125 and the full trace named:\n%s", code, lastLines(stderr, 5))
+	}
+	if ents, _ := os.ReadDir(scratch); len(ents) != 0 {
+		t.Errorf("left in --scratch: %v", ents)
+	}
+}
+
+// lastLines are the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -302,7 +303,8 @@ func settingRows(settings []setting) []optRow[sweepOpts] {
 
 // storeInto stores val, a flag's value, into the Config field at points
 // to, converted to its type when both are of one kind (a string into
-// record.SyncMode, an int into an int64); any other pair, or an at that
+// record.SyncMode, an int into an int64 it fits; not a number into a
+// duration); any other pair, or an at that
 // is not a pointer, is a bug in the table, which a test that reads every
 // table finds.
 func storeInto(at any, val any, name string) error {
@@ -311,7 +313,9 @@ func storeInto(at any, val any, name string) error {
 		return fmt.Errorf("--%s: into gives a %T, not a field to store a %T in (a bug in its table)", name, at, val)
 	}
 	to := p.Elem()
-	if kindOf(from.Kind()) != kindOf(to.Kind()) || !from.CanConvert(to.Type()) {
+	duration := reflect.TypeFor[time.Duration]()
+	if kindOf(from.Kind()) != kindOf(to.Kind()) || !from.CanConvert(to.Type()) || (to.Type() == duration) != (from.Type() == duration) ||
+		kindOf(to.Kind()) == reflect.Int && to.OverflowInt(from.Int()) {
 		return fmt.Errorf("--%s: a %T, stored into a %v (a bug in its table)", name, val, to.Type())
 	}
 	to.Set(from.Convert(to.Type()))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -251,7 +252,8 @@ func TestStoreInto(t *testing.T) {
 	for _, bad := range []struct {
 		at  any
 		val any
-	}{{&cfg.Sizes, []string{"1"}}, {&cfg.Stride, "2"}, {&cfg.Sync, 3}, {cfg.Stride, 2}, {(*int)(nil), 2}, {&cfg.Verify, nil}} {
+	}{{&cfg.Sizes, []string{"1"}}, {&cfg.Stride, "2"}, {&cfg.Sync, 3}, {cfg.Stride, 2}, {(*int)(nil), 2}, {&cfg.Verify, nil},
+		{&cfg.TimeBudget, 5}, {&cfg.Stride, time.Second}, {new(int8), 300}} {
 		if err := storeInto(bad.at, bad.val, "x"); err == nil || !strings.Contains(err.Error(), "--x: ") {
 			t.Errorf("storeInto(%T, %#v) = %v, want the table's bug named", bad.at, bad.val, err)
 		}

@@ -96,7 +96,8 @@ func tuneOptionsOf(f tuneOpts, argv []string) (tuneOptions, error) {
 	case o.prog.curveTime <= 0:
 		return o, usagef("--curve-time: %v is not a positive duration", o.prog.curveTime)
 	}
-	if err := checkScratch(o.prog.scratch); err != nil {
+	var err error
+	if o.prog.scratch, err = absScratch(o.prog.scratch); err != nil {
 		return o, err
 	}
 	for _, s := range o.sets {

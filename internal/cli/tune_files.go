@@ -103,6 +103,8 @@ type fileGuard struct {
 // alone.
 func newFileGuard(r *programRun, written []workload.File, maxSaved int64) (*fileGuard, error) {
 	snap := r.snap
+	snap.keepOnly(pathsOf(written)) // a file the run did not write needs no copy
+	maxSaved = r.saveBudget(maxSaved)
 	g := &fileGuard{tree: r.before, failed: r.restoreFailed, cut: map[string]int64{}, saved: map[string]string{}, seed: maphash.MakeSeed()}
 	var unsaved []string
 	var savedBytes int64
@@ -145,6 +147,15 @@ func newFileGuard(r *programRun, written []workload.File, maxSaved int64) (*file
 	}
 	snap.keepOnly(g.saved)
 	return g, nil
+}
+
+// pathsOf are the files' paths, as a set.
+func pathsOf(files []workload.File) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		out[f.Path] = ""
+	}
+	return out
 }
 
 // saveLate saves a file outside the tree, which no copy made before the

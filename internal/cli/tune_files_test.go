@@ -303,7 +303,7 @@ func TestTuneSaysAScratchInMemory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "the copy is held in memory (/dev/shm is a tmpfs)") {
+	if !strings.Contains(stderr, "the copy is held in memory (/dev/shm is a tmpfs or ramfs)") {
 		t.Errorf("stderr does not say the copy takes RAM:\n%s", stderr)
 	}
 	if ents, _ := os.ReadDir(scratch); len(ents) != 0 {

@@ -102,7 +102,7 @@ func (t *tuneRun) guardFiles(ob observed) error {
 	if !ob.traced {
 		return fmt.Errorf("tune: the program could not be traced (%s), so which files it writes is not known and tune could not put them back between runs; make strace work here (see above), then run tune again", ob.note)
 	}
-	g, err := newFileGuard(t.r, ob.input.Files, t.r.saveBudget(t.o.maxSaved))
+	g, err := newFileGuard(t.r, ob.input.Files, t.o.maxSaved)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ type treeCopy struct {
 // minScratchReserve) left for the trace and the writers iobench builds.
 const (
 	scratchReserve    = 10
-	minScratchReserve = 64 << 20
+	minScratchReserve = 16 << 20
 )
 
 // scratchRoom is what tune may copy into dir: its file system's free
@@ -52,13 +52,13 @@ const (
 // file system it cannot ask does not limit the copy.
 func scratchRoom(dir string) (room int64, inMemory string) {
 	info, err := fsinfo.Stat(dir)
-	if err != nil {
-		return math.MaxInt64, ""
-	}
-	free := int64(min(info.AvailBytes, math.MaxInt64))
 	if info.InMemory() {
 		inMemory = info.MountPoint
 	}
+	if err != nil || info.TotalBytes == 0 { // ramfs tells no size
+		return math.MaxInt64, inMemory
+	}
+	free := int64(min(info.AvailBytes, math.MaxInt64))
 	return max(0, free-max(free/scratchReserve, minScratchReserve)), inMemory
 }
 
@@ -115,7 +115,7 @@ func (s *treeCopy) words() string {
 		w += fmt.Sprintf("; %d %sfile(s) were not (over --max-saved, or beyond %d files)", s.skipped, other, maxCopiedFiles)
 	}
 	if s.inMemory != "" && s.bytes > 0 {
-		w += fmt.Sprintf("; the copy is held in memory (%s is a tmpfs), and takes that RAM from the program's runs: --scratch chooses a directory on disk", s.inMemory)
+		w += fmt.Sprintf("; the copy is held in memory (%s is a tmpfs or ramfs), and takes that RAM from the program's runs: --scratch chooses a directory on disk", s.inMemory)
 	}
 	return w
 }
@@ -174,6 +174,18 @@ func (s *treeCopy) sizeOf(path string) int64 {
 
 // keepOnly removes the copies of files not in keep: the program did
 // not write them.
+// keptBytes are the bytes of the copies s still holds.
+func (s *treeCopy) keptBytes() int64 {
+	if s == nil {
+		return 0
+	}
+	var n int64
+	for p := range s.copies {
+		n += s.sizes[p]
+	}
+	return n
+}
+
 func (s *treeCopy) keepOnly(keep map[string]string) {
 	if s == nil {
 		return
