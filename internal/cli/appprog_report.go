@@ -152,6 +152,11 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 	} else if len(restored) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("the untraced run started as the traced one did: %s put back as it was before the traced run", strings.Join(restored, ", ")))
 	}
+	if updated := r.updatedInPlace(ob.input.Files); len(updated) > 0 && r.snap == nil {
+		note := fmt.Sprintf("the program updates %s in place, which the untraced run updated again: after app they are as two runs leave them (--untraced-below 0 runs the program once; tune copies them first)", strings.Join(updated, ", "))
+		fmt.Fprintf(r.stderr, "iobench: %s\n", note)
+		p.Notes = append(p.Notes, note)
+	}
 	res, err := program.Run(ctx, s)
 	switch {
 	case err != nil:
@@ -173,6 +178,21 @@ func (r *programRun) removeCreated(files []workload.File) []string {
 			continue
 		}
 		if os.Remove(f.Path) == nil {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// updatedInPlace are the working directory's files that existed before
+// the run and that it opened and wrote without truncating or appending:
+// a second run starts from what the first left.
+func (r *programRun) updatedInPlace(files []workload.File) []string {
+	var out []string
+	for _, f := range files {
+		flags := f.OpenFlags
+		if f.Opened && f.Bytes > 0 && r.before.inTree(f.Path) && !r.before.created(f.Path) && isRegularFile(f) &&
+			!slices.Contains(flags, "O_TRUNC") && !slices.Contains(flags, "O_APPEND") {
 			out = append(out, f.Path)
 		}
 	}

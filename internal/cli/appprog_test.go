@@ -244,3 +244,29 @@ func TestAppLogsRefuseTheProgramsFlags(t *testing.T) {
 		}
 	}
 }
+
+// A program that updates a file of the working directory in place is
+// run a second time, untraced, and app says the file is as two runs
+// leave it, and how to run the program once.
+func TestAppSaysWhatTheSecondRunUpdated(t *testing.T) {
+	testenv.Full(t, "strace and a quick sweep")
+	testenv.Command(t, "strace")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, filepath.Join(dir, "counter.txt"), "0\n")
+	script := `n=$(cat counter.txt); printf '%s\n' $((n+1)) 1<> counter.txt; dd if=/dev/zero of=out.dat bs=4096 count=256 status=none`
+	_, stderr, code := runCLI(t, "app", "--curve-time", "2s", "--", "sh", "-c", script)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	counter := filepath.Join(dir, "counter.txt")
+	if got := readOr(t, counter); got != "2\n" {
+		t.Errorf("counter.txt = %q, want two runs' %q", got, "2\n")
+	}
+	if !strings.Contains(stderr, "the program updates "+counter+" in place, which the untraced run updated again") || !strings.Contains(stderr, "--untraced-below 0 runs the program once") {
+		t.Errorf("stderr does not name the file the second run updated:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "updates "+filepath.Join(dir, "out.dat")) {
+		t.Errorf("out.dat, which the run created, is named as updated in place:\n%s", stderr)
+	}
+}
