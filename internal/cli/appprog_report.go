@@ -153,7 +153,7 @@ func (r *programRun) timeUntraced(ctx context.Context, ob observed, p *report.Ap
 		p.Notes = append(p.Notes, fmt.Sprintf("the untraced run started as the traced one did: %s put back as it was before the traced run", strings.Join(restored, ", ")))
 	}
 	if updated := r.updatedInPlace(ob.input.Files); len(updated) > 0 && r.snap == nil {
-		note := fmt.Sprintf("the program updates %s in place, which the untraced run updated again: after app they are as two runs leave them (--untraced-below 0 runs the program once; tune copies them first)", strings.Join(updated, ", "))
+		note := fmt.Sprintf("the program updates %s in place, which the untraced run updates again: after app they are as two runs leave them (--untraced-below 0 runs the program once; tune copies them first)", strings.Join(updated, ", "))
 		fmt.Fprintf(r.stderr, "iobench: %s\n", note)
 		p.Notes = append(p.Notes, note)
 	}

@@ -263,7 +263,7 @@ func TestAppSaysWhatTheSecondRunUpdated(t *testing.T) {
 	if got := readOr(t, counter); got != "2\n" {
 		t.Errorf("counter.txt = %q, want two runs' %q", got, "2\n")
 	}
-	if !strings.Contains(stderr, "the program updates "+counter+" in place, which the untraced run updated again") || !strings.Contains(stderr, "--untraced-below 0 runs the program once") {
+	if !strings.Contains(stderr, "the program updates "+counter+" in place, which the untraced run updates again") || !strings.Contains(stderr, "--untraced-below 0 runs the program once") {
 		t.Errorf("stderr does not name the file the second run updated:\n%s", stderr)
 	}
 	if strings.Contains(stderr, "updates "+filepath.Join(dir, "out.dat")) {
