@@ -97,9 +97,10 @@ func MergeLatency(ls ...*Latency) *Latency { return record.MergeLatency(ls...) }
 
 // Record is the plan as a report records it, enums spelled out: the
 // shared Settings as they are, every other field of Config tagged with a
-// record field copied into it (see Config), then the derived ones set: sizes in bytes, the flush the
-// plan makes of Fsync and Flush, the data pattern, the knee fraction
-// (knee.DefaultFraction when the plan leaves it 0) and the variants.
+// record field copied into it (see Config), then the derived ones set:
+// sizes in bytes, the flush the plan makes of Fsync and Flush, the data
+// pattern, the knee fraction (knee.DefaultFraction when the plan leaves
+// it 0) and the variants.
 func (c Config) Record() record.Config {
 	var r record.Config
 	copyTagged(reflect.ValueOf(c), reflect.ValueOf(&r).Elem())

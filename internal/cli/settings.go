@@ -28,7 +28,7 @@ type setting struct {
 	category          string // heading in --help
 	// sets are the library settings it sets, for messages and the
 	// profile's overrides; none for the command's own flags. An into
-	// row's is its field's (settingsOf), unless given.
+	// row's is its field's (settingOf), unless given.
 	sets []iobench.Setting
 	// reported: the value shows in the report's config (report.Config).
 	reported bool
@@ -304,9 +304,8 @@ func settingRows(settings []setting) []optRow[sweepOpts] {
 // storeInto stores val, a flag's value, into the Config field at points
 // to, converted to its type when both are of one kind (a string into
 // record.SyncMode, an int into an int64 it fits; not a number into a
-// duration); any other pair, or an at that
-// is not a pointer, is a bug in the table, which a test that reads every
-// table finds.
+// duration). Any other pair, or an at that is not a pointer, is a bug in
+// the table, which a test that reads every table finds.
 func storeInto(at any, val any, name string) error {
 	p, from := reflect.ValueOf(at), reflect.ValueOf(val)
 	if p.Kind() != reflect.Pointer || p.IsNil() || !from.IsValid() {

@@ -36,7 +36,7 @@ type treeCopy struct {
 	// roomBound (less than --max-saved).
 	room      int64
 	roomBound bool
-	inMemory  string // the scratch's mount point when it is held in memory (tmpfs)
+	inMemory  string // the scratch's mount point when it is held in memory (tmpfs, ramfs)
 }
 
 // scratchReserve is the share of the scratch's free space (at least
